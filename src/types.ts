@@ -1,0 +1,128 @@
+// Shared types of the pipeline. Imports nothing.
+
+/** Label of a block: 1 = main content, 0 = boilerplate. */
+export type Label = 0 | 1;
+
+/** Names of the feature sets a model can be trained on. */
+export type FeatureSetName = 'paper' | 'pith';
+
+/**
+ * A node of the collapsed DOM (spec §1). A leaf is a block; its `tags` end with "#text".
+ * Aggregated raw statistics (spec §3) live in `props`.
+ */
+export interface CdomNode {
+  /** Merged tag chain, top to bottom, e.g. ["li", "a", "#text"]. */
+  tags: string[];
+  /** Class lists of each element in the merged chain (same length as `tags`; [] for #text). */
+  classNames: string[][];
+  /** id attribute of each element in the chain ('' when absent). */
+  ids: string[];
+  /** Normalised (whitespace runs collapsed), untrimmed text; for internal nodes the concatenated leaf text is not stored. */
+  text: string;
+  children: CdomNode[];
+  parent: CdomNode | null;
+  /** Distance from the CDOM root (root = 0). */
+  depth: number;
+  props: NodeProps;
+  /** Free slot for per-node data computed by later stages (feature code). */
+  [key: string]: unknown;
+}
+
+/** Raw node statistics of spec §3 (plus a few that pith adds). */
+export interface NodeProps {
+  nCharacters: number;
+  nWords: number;
+  nSentences: number;
+  nPunctuation: number;
+  nNumeric: number;
+  nStopwords: number;
+  nWordsWithCapital: number;
+  totalWordLength: number;
+  nCharsInLink: number;
+  endsWithPunctuation: boolean;
+  endsWithQuestionMark: boolean;
+  containsCopyright: boolean;
+  containsEmail: boolean;
+  containsUrl: boolean;
+  containsYear: boolean;
+  /** Position in text order (linkedom has no source offsets): [start, end) in characters of page text. */
+  startPosition: number;
+  endPosition: number;
+  blockBreakBefore: boolean;
+  blockBreakAfter: boolean;
+  brBefore: boolean;
+  brAfter: boolean;
+  containsForm: boolean;
+  [key: string]: number | boolean;
+}
+
+/** One labelled block of the output. */
+export interface BlockResult {
+  index: number;
+  text: string;
+  /** Merged tag chain of the block, e.g. ["li", "a", "#text"]. */
+  tags: string[];
+  label: Label;
+  /** Unary probability of "content". */
+  probability: number;
+  /** True when a block break separates this block from the next (spec §10). */
+  blockBreakAfter: boolean;
+}
+
+/** Per-stage timings in milliseconds. */
+export interface Timings {
+  parseMs: number;
+  featuresMs: number;
+  modelMs: number;
+  viterbiMs: number;
+  renderMs: number;
+  totalMs: number;
+}
+
+export interface Extraction {
+  /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */
+  text: string;
+  title: string | null;
+  /** Number of `\w+` words in `text`. */
+  wordCount: number;
+  blocks: BlockResult[];
+  modelVersion: string;
+  featureSet: FeatureSetName;
+  /** True when a limit cut the page (see config.ts); the result covers the first part only. */
+  truncated: boolean;
+  /** Why the page was truncated, when it was. */
+  truncatedReason?: string;
+  timings: Timings;
+}
+
+/**
+ * Probabilities produced by the two nets for one page.
+ * unary:    [nBlocks, 2] row-major, softmax over (boilerplate, content)
+ * pairwise: [nBlocks - 1, 4] row-major, softmax over transitions (00, 01, 10, 11), index 2*y_i + y_{i+1}
+ */
+export interface Potentials {
+  unary: Float32Array;
+  pairwise: Float32Array;
+}
+
+/** Model contract read from the sidecar JSON. */
+export interface ModelInfo {
+  version: string;
+  featureSet: FeatureSetName;
+  lambda: number;
+  unaryFeatureNames: string[];
+  edgeFeatureNames: string[];
+}
+
+/**
+ * What extract() sees of the model. Features are raw (unstandardised); the classifier
+ * applies the sidecar's normalisation. Implementations: ONNX (src/model/onnx-classifier.ts).
+ */
+export interface Classifier {
+  readonly info: ModelInfo;
+  /**
+   * unaryFeatures: [nBlocks, unaryFeatureNames.length] row-major
+   * edgeFeatures:  [nBlocks - 1, edgeFeatureNames.length] row-major
+   */
+  predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number): Promise<Potentials>;
+}
