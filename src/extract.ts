@@ -1,0 +1,109 @@
+// html (+url) -> Extraction: the whole pipeline. No HTTP, no env, no cache, no network.
+// The model is seen only through the Classifier interface.
+
+import { DEFAULT_LIMITS, type Limits } from './config.js';
+import { PithError } from './errors.js';
+import { computeFeatures, featureNames } from './parse/features.js';
+import { parsePage } from './parse/page.js';
+import { unaryArgmax, viterbi } from './model/viterbi.js';
+import { countWords, renderText } from './render/text.js';
+import type { BlockResult, Classifier, Extraction, Label } from './types.js';
+
+export interface ExtractOptions {
+  /** The page's URL, used to resolve links and for metadata. Never fetched. */
+  url?: string;
+  limits?: Partial<Limits>;
+  /** 'viterbi' (default) decodes with the pairwise net; 'unary' takes the per-block argmax. */
+  decode?: 'viterbi' | 'unary';
+  /** Overrides the sidecar's pairwise weight. */
+  lambda?: number;
+}
+
+const checkedClassifiers = new WeakSet<Classifier>();
+
+/** Feature names of the code must equal those the model was trained on; checked once per classifier. */
+function assertModelMatchesCode(classifier: Classifier): void {
+  if (checkedClassifiers.has(classifier)) return;
+  const { info } = classifier;
+  const code = featureNames(info.featureSet);
+  const pairs: Array<[string, string[], string[]]> = [
+    ['unary', code.unary, info.unaryFeatureNames],
+    ['edge', code.edge, info.edgeFeatureNames],
+  ];
+  for (const [kind, inCode, inModel] of pairs) {
+    const n = Math.max(inCode.length, inModel.length);
+    for (let i = 0; i < n; i++) {
+      if (inCode[i] !== inModel[i]) {
+        throw new PithError(
+          'model_mismatch',
+          `${kind} feature ${i} is \`${inCode[i] ?? '(none)'}\` in the code but \`${inModel[i] ?? '(none)'}\` in model ${info.version} ` +
+            `(feature set ${info.featureSet}): re-export the model (training/README in the repository) or check out matching code`,
+        );
+      }
+    }
+  }
+  checkedClassifiers.add(classifier);
+}
+
+export async function extractWith(classifier: Classifier, html: string, options: ExtractOptions = {}): Promise<Extraction> {
+  if (typeof html !== 'string') throw new PithError('invalid_input', 'extract() takes the page as a string of HTML');
+  assertModelMatchesCode(classifier);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const t0 = performance.now();
+
+  const page = parsePage(html, { url: options.url, limits });
+  const t1 = performance.now();
+
+  const nBlocks = page.blocks.length;
+  const features = computeFeatures(page, classifier.info.featureSet);
+  const t2 = performance.now();
+
+  let labels: Uint8Array = new Uint8Array(nBlocks);
+  let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
+  let t3 = t2;
+  if (nBlocks > 0) {
+    const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
+    unaryProbs = potentials.unary;
+    t3 = performance.now();
+    labels =
+      options.decode === 'unary'
+        ? unaryArgmax(potentials, nBlocks)
+        : viterbi(potentials, nBlocks, options.lambda ?? classifier.info.lambda);
+  }
+  const t4 = performance.now();
+
+  const blocks: BlockResult[] = new Array(nBlocks);
+  for (let i = 0; i < nBlocks; i++) {
+    const block = page.blocks[i];
+    blocks[i] = {
+      index: i,
+      text: block.text,
+      tags: block.tags,
+      label: labels[i] as Label,
+      probability: unaryProbs[i * 2 + 1],
+      blockBreakAfter: block.props.blockBreakAfter,
+    };
+  }
+  const text = renderText(blocks, labels);
+  const t5 = performance.now();
+
+  const extraction: Extraction = {
+    text,
+    title: page.title,
+    wordCount: countWords(text),
+    blocks,
+    modelVersion: classifier.info.version,
+    featureSet: classifier.info.featureSet,
+    truncated: page.truncated,
+    timings: {
+      parseMs: t1 - t0,
+      featuresMs: t2 - t1,
+      modelMs: t3 - t2,
+      viterbiMs: t4 - t3,
+      renderMs: t5 - t4,
+      totalMs: t5 - t0,
+    },
+  };
+  if (page.truncatedReason !== undefined) extraction.truncatedReason = page.truncatedReason;
+  return extraction;
+}
