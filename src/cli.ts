@@ -1,1 +1,347 @@
-export {};
+// The `pith` command line over extract(). Node only; the only file of src/ that touches the file system,
+// stdin/stdout and (for `pith extract <url>`) the network.
+//
+// Exit codes: 0 success; 1 extraction or fetch failed (or, for batch, at least one page failed);
+// 2 usage error (unknown command or option, missing argument, file or folder not found).
+
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { extract } from './lib.js';
+import { PithError } from './errors.js';
+import type { FeatureSetName } from './types.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** Defaults for fetching a URL. */
+const FETCH_TIMEOUT_MS = 15_000;
+const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+
+const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text method)
+
+Usage:
+  pith extract <file|url|->  [--format text|json] [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--feature-set pith|paper]
+  pith <command> --help
+
+Commands:
+  extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
+  batch     extract every .html and .html.gz file of a folder into one JSON line per page
+
+Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
+`;
+
+const EXTRACT_HELP = `Usage: pith extract <file|url|->  [options]
+
+Prints the main content of one page as plain text, with a blank line between blocks.
+
+  <file>     an HTML file; files ending in .gz (or starting with gzip's magic bytes) are decompressed
+  <url>      an http:// or https:// URL, fetched once (timeout ${FETCH_TIMEOUT_MS / 1000} s, at most ${FETCH_MAX_BYTES / (1024 * 1024)} MiB)
+  -          read the HTML from stdin
+
+Options:
+  --format text|json        text (default) or the whole JSON result: text, title, wordCount, blocks, timings
+  --feature-set pith|paper  which model to use (default: pith)
+  --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
+  --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
+  -h, --help                this help
+
+The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta charset>, else UTF-8.
+`;
+
+const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
+
+Extracts every .html and .html.gz file directly inside <dir> (sorted by name, not recursive) and writes one line
+per page: {"id": <file name without .html/.html.gz>, "text": <main text>, "ms": <extraction time>}.
+A page that fails gets {"id", "text": "", "ms", "error": <message>} and the run goes on; the exit code is then 1.
+Progress goes to stderr.
+
+Options:
+  --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --feature-set pith|paper  which model to use (default: pith)
+  -h, --help                this help
+`;
+
+class UsageError extends Error {}
+
+function featureSetOf(value: string | undefined): FeatureSetName | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'pith' || value === 'paper') return value;
+  throw new UsageError(`--feature-set must be pith or paper, not "${value}"`);
+}
+
+function positiveIntOf(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${value}"`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading HTML
+
+const META_CHARSET_RE = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
+
+function decoderFor(label: string | undefined): TextDecoder | null {
+  if (!label) return null;
+  try {
+    return new TextDecoder(label.trim().toLowerCase());
+  } catch {
+    return null; // unknown label
+  }
+}
+
+/** Decode HTML bytes: BOM, then the given charset (HTTP header), then a <meta> charset in the first 4 KiB, else UTF-8. */
+export function decodeHtmlBytes(bytes: Uint8Array, headerCharset?: string): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const fromHeader = decoderFor(headerCharset);
+  if (fromHeader) return fromHeader.decode(bytes);
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
+  const fromMeta = decoderFor(META_CHARSET_RE.exec(head)?.[1]);
+  return (fromMeta ?? new TextDecoder('utf-8')).decode(bytes);
+}
+
+const isGzip = (bytes: Uint8Array): boolean => bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
+  if (!name.endsWith('.gz') && !isGzip(bytes)) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch (err) {
+    throw new PithError('invalid_input', `${name} is not valid gzip: ${(err as Error).message}`);
+  }
+}
+
+function readHtmlFile(path: string): string {
+  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+  if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
+  return decodeHtmlBytes(gunzipIfNeeded(readFileSync(path), path));
+}
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+const HTML_TYPE_RE = /html|xml|^text\//i;
+
+/** Fetch a page with a timeout and a size cap; decode it by its charset. */
+export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'follow',
+      headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+    });
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+      throw new PithError('upstream_timeout', `${url} did not answer within ${timeoutMs} ms (raise --timeout-ms)`);
+    }
+    const cause = (e as { cause?: { message?: string } }).cause?.message;
+    throw new PithError('upstream_error', `could not fetch ${url}: ${cause ?? e.message}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new PithError('upstream_error', `${url} answered HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType && !HTML_TYPE_RE.test(contentType.split(';')[0])) {
+    await response.body?.cancel();
+    throw new PithError('not_html', `${url} is ${contentType.split(';')[0]}, not an HTML page`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new PithError('upstream_too_large', `${url} is ${declared} bytes, more than --max-bytes ${maxBytes}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel();
+          throw new PithError('upstream_too_large', `${url} sent more than --max-bytes ${maxBytes} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (err) {
+      if (err instanceof PithError) throw err;
+      const e = err as Error;
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+        throw new PithError('upstream_timeout', `${url} did not finish within ${timeoutMs} ms (raise --timeout-ms)`);
+      }
+      throw new PithError('upstream_error', `reading ${url} failed: ${e.message}`);
+    }
+  }
+  const bytes = Buffer.concat(chunks, total);
+  const charset = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
+  return decodeHtmlBytes(bytes, charset);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Commands
+
+async function runExtract(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string' },
+      'feature-set': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'max-bytes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(EXTRACT_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? 'extract needs a file, a URL or - (see pith extract --help)' : `extract takes one page, got ${positionals.length}`,
+    );
+  }
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`);
+  const featureSet = featureSetOf(values['feature-set']);
+  const timeoutMs = positiveIntOf('--timeout-ms', values['timeout-ms'], FETCH_TIMEOUT_MS);
+  const maxBytes = positiveIntOf('--max-bytes', values['max-bytes'], FETCH_MAX_BYTES);
+
+  const source = positionals[0];
+  let html: string;
+  let url: string | undefined;
+  if (source === '-') {
+    html = decodeHtmlBytes(gunzipIfNeeded(await readStdin(), 'stdin'));
+  } else if (/^https?:\/\//i.test(source)) {
+    url = source;
+    html = await fetchHtml(source, timeoutMs, maxBytes);
+  } else {
+    html = readHtmlFile(source);
+  }
+
+  const result = await extract(html, { url, featureSet });
+  if (format === 'json') {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  } else {
+    process.stdout.write(result.text.length > 0 ? result.text + '\n' : '');
+    if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
+  }
+  return EXIT_OK;
+}
+
+const PAGE_FILE_RE = /\.html?(\.gz)?$/i;
+
+/** Id of a page file: its name without .html/.htm and .gz. */
+export function pageIdOf(fileName: string): string {
+  return basename(fileName).replace(PAGE_FILE_RE, '');
+}
+
+async function runBatch(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', short: 'o' },
+      'feature-set': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(BATCH_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError('batch needs one folder (see pith batch --help)');
+  if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
+  const featureSet = featureSetOf(values['feature-set']);
+  const dir = positionals[0];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
+
+  const files = readdirSync(dir)
+    .filter((f) => /\.html(\.gz)?$/i.test(f) && statSync(join(dir, f)).isFile())
+    .sort();
+  if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
+
+  const toStdout = values.out === '-';
+  const out = toStdout ? process.stdout : createWriteStream(resolve(values.out));
+  const write = (line: string): Promise<void> =>
+    new Promise((ok, fail) => out.write(line, (err) => (err ? fail(err) : ok())));
+
+  let failed = 0;
+  const started = performance.now();
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    const id = pageIdOf(file);
+    const t0 = performance.now();
+    let line: Record<string, unknown>;
+    try {
+      const html = decodeHtmlBytes(gunzipIfNeeded(readFileSync(join(dir, file)), file));
+      const result = await extract(html, { featureSet });
+      line = { id, text: result.text, ms: round(performance.now() - t0) };
+    } catch (err) {
+      failed++;
+      line = { id, text: '', ms: round(performance.now() - t0), error: (err as Error).message };
+    }
+    await write(JSON.stringify(line) + '\n');
+    process.stderr.write(
+      `[${i + 1}/${files.length}] ${id} ${line.ms} ms${line.error ? ` FAILED: ${String(line.error)}` : ''}\n`,
+    );
+  }
+  if (!toStdout) await new Promise<void>((ok) => out.end(ok));
+  const seconds = (performance.now() - started) / 1000;
+  process.stderr.write(
+    `pith batch: ${files.length - failed} of ${files.length} pages in ${seconds.toFixed(1)} s` +
+      (toStdout ? '' : ` -> ${values.out}`) +
+      (failed ? `, ${failed} failed` : '') +
+      '\n',
+  );
+  return failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** Run the CLI; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      process.stdout.write(MAIN_HELP);
+      return command === undefined ? EXIT_USAGE : EXIT_OK;
+    }
+    if (command === 'extract') return await runExtract(rest);
+    if (command === 'batch') return await runBatch(rest);
+    throw new UsageError(`unknown command "${command}" (commands: extract, batch; see pith --help)`);
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`pith: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof PithError) {
+      process.stderr.write(`pith: ${err.message} [${err.code}]\n`);
+      return EXIT_FAILED;
+    }
+    process.stderr.write(`pith: ${(err as Error).stack ?? String(err)}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+// Run when executed directly (node dist/src/cli.js, tsx src/cli.ts); bin/pith.js imports main() instead.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

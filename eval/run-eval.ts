@@ -1,0 +1,322 @@
+// `npm run eval`: score pith and the baselines on the validation split of the WCXB dev corpus, print one table,
+// write eval/results/latest.{json,md} and check the committed floor (eval/floor.json).
+//
+//   npm run eval                          full validation split, floor checked, results written to eval/results/latest.*
+//   npm run eval -- --limit 50            first 50 pages only (quick look; no floor, results to eval/results/partial.*)
+//   npm run eval -- --split train         the training split (no floor, results to eval/results/partial.*)
+//   npm run eval -- --no-floor            skip the floor check
+//
+// Rows: all text (every block kept), nothing, Readability.js on linkedom, pith with the `paper` features and with
+// the `pith` features (Viterbi), and both with unary-only decoding. Metrics: see eval/score.ts.
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { extract } from '../src/lib.js';
+import { renderText } from '../src/render/text.js';
+import type { Extraction, FeatureSetName } from '../src/types.js';
+import { alignBlocks } from '../training/align.js';
+import { iterateCorpus, PAGE_TYPES, readSplits, type CorpusPage } from './corpus.js';
+import { readabilityExtract } from './readability.js';
+import { requireModels } from './require-models.js';
+import {
+  blockMetrics,
+  countBlocks,
+  emptyBlockCounts,
+  scorePage,
+  summarise,
+  type BlockCounts,
+  type BlockMetrics,
+  type PageReference,
+  type PageScore,
+  type Summary,
+} from './score.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_DIR = join(REPO_ROOT, 'eval', 'results');
+const FLOOR_PATH = join(REPO_ROOT, 'eval', 'floor.json');
+const FEATURE_SETS: readonly FeatureSetName[] = ['paper', 'pith'];
+
+interface SystemDef {
+  key: string;
+  label: string;
+  /** Has block labels (block metrics are computed). */
+  blocks: boolean;
+}
+
+const SYSTEMS: readonly SystemDef[] = [
+  { key: 'all', label: 'all text (every block)', blocks: true },
+  { key: 'nothing', label: 'nothing', blocks: true },
+  { key: 'readability', label: 'Readability.js (linkedom)', blocks: false },
+  { key: 'paper-unary', label: 'pith, paper features, unary only', blocks: true },
+  { key: 'paper', label: 'pith, paper features', blocks: true },
+  { key: 'pith-unary', label: 'pith, pith features, unary only', blocks: true },
+  { key: 'pith', label: 'pith, pith features', blocks: true },
+];
+
+interface SystemResult {
+  key: string;
+  label: string;
+  summary: Summary;
+  block: BlockMetrics | null;
+  /** Mean wall time per page, ms (parse included; 0 for the trivial rows). */
+  msPerPage: number;
+  errors: { id: string; message: string }[];
+}
+
+export interface Floor {
+  /** Split the floor applies to. */
+  split: string;
+  /** Minimum macro word-F1 per system key. */
+  wordF1: Record<string, number>;
+  note?: string;
+}
+
+function usage(message: string): never {
+  process.stderr.write(`run-eval: ${message}\n`);
+  process.exit(2);
+}
+
+function parseCli() {
+  const { values } = parseArgs({
+    options: {
+      split: { type: 'string', default: 'val' },
+      limit: { type: 'string' },
+      'no-floor': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor]\n' +
+        'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus.\n',
+    );
+    process.exit(0);
+  }
+  const split = values.split;
+  if (split !== 'val' && split !== 'train') usage(`--split must be val or train, not ${split}`);
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit <= 0) usage(`--limit must be a positive integer, not ${values.limit}`);
+  }
+  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'] };
+}
+
+const reference = (p: CorpusPage): PageReference => ({
+  id: p.id,
+  pageType: p.pageType,
+  mainContent: p.groundTruth.mainContent,
+  with: p.groundTruth.with,
+  without: p.groundTruth.without,
+});
+
+const fmt = (v: number | null, digits = 3): string => (v === null ? '–' : v.toFixed(digits));
+const pct = (v: number | null): string => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
+
+function renderTable(results: SystemResult[], typeCounts: Record<string, number>, markdown: boolean): string {
+  const types = PAGE_TYPES.filter((t) => (typeCounts[t] ?? 0) > 0);
+  const header = [
+    'system',
+    'word-F1',
+    'P',
+    'R',
+    'with found',
+    'without kept',
+    'block acc',
+    'block P',
+    'block R',
+    'block F1',
+    ...types.map((t) => `${t} (${typeCounts[t]})`),
+    'ms/page',
+  ];
+  const rows = results.map((r) => [
+    r.label,
+    fmt(r.summary.f1),
+    fmt(r.summary.precision),
+    fmt(r.summary.recall),
+    pct(r.summary.withFound),
+    pct(r.summary.withoutKept),
+    fmt(r.block?.accuracy ?? null),
+    fmt(r.block?.precision ?? null),
+    fmt(r.block?.recall ?? null),
+    fmt(r.block?.f1 ?? null),
+    ...types.map((t) => fmt(r.summary.byType[t]?.f1 ?? null)),
+    r.msPerPage > 0 ? r.msPerPage.toFixed(1) : '–',
+  ]);
+  if (markdown) {
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [value, performance.now() - t0];
+}
+
+async function main(): Promise<void> {
+  const { split, limit, checkFloor } = parseCli();
+  requireModels(FEATURE_SETS, 'run-eval');
+  const splits = readSplits();
+  const allIds = split === 'val' ? splits.val : splits.train;
+  const ids = limit ? allIds.slice(0, limit) : allIds;
+  const full = limit === undefined || limit >= allIds.length;
+  process.stderr.write(`run-eval: ${ids.length} ${split} pages${full ? '' : ` (of ${allIds.length})`}\n`);
+
+  const started = performance.now();
+  const scores = new Map<string, PageScore[]>(SYSTEMS.map((s) => [s.key, []]));
+  const counts = new Map<string, BlockCounts>(SYSTEMS.map((s) => [s.key, emptyBlockCounts()]));
+  const ms = new Map<string, number>(SYSTEMS.map((s) => [s.key, 0]));
+  const errors = new Map<string, { id: string; message: string }[]>(SYSTEMS.map((s) => [s.key, []]));
+  const typeCounts: Record<string, number> = {};
+  const modelVersions: Partial<Record<FeatureSetName, string>> = {};
+  let coverageSum = 0;
+  let truncatedPages = 0;
+
+  let done = 0;
+  for (const page of iterateCorpus(ids)) {
+    const ref = reference(page);
+    typeCounts[page.pageType] = (typeCounts[page.pageType] ?? 0) + 1;
+    const record = (key: string, text: string, elapsedMs: number) => {
+      scores.get(key)?.push(scorePage(text, ref));
+      ms.set(key, (ms.get(key) ?? 0) + elapsedMs);
+    };
+
+    // pith, both feature sets, Viterbi and unary-only.
+    const extractions = new Map<string, Extraction | null>();
+    for (const set of FEATURE_SETS) {
+      for (const decode of ['unary', 'viterbi'] as const) {
+        const key = decode === 'unary' ? `${set}-unary` : set;
+        try {
+          const [x, elapsed] = await timed(() => extract(page.html, { url: page.url || undefined, featureSet: set, decode }));
+          modelVersions[set] = x.modelVersion;
+          extractions.set(key, x);
+          record(key, x.text, elapsed);
+        } catch (err) {
+          extractions.set(key, null);
+          errors.get(key)?.push({ id: page.id, message: (err as Error).message });
+          record(key, '', 0);
+        }
+      }
+    }
+
+    // Gold block labels, from the blocks of the parse (the same for every feature set).
+    const reference_ = extractions.get('pith') ?? extractions.get('paper') ?? null;
+    if (reference_) {
+      const blockTexts = reference_.blocks.map((b) => b.text);
+      const { labels: gold, coverage } = alignBlocks(blockTexts, page.groundTruth.mainContent);
+      coverageSum += coverage;
+      if (reference_.truncated) truncatedPages++;
+      for (const [key, x] of extractions) {
+        if (x && x.blocks.length === gold.length) countBlocks(x.blocks.map((b) => b.label), gold, counts.get(key));
+        else if (x) errors.get(key)?.push({ id: page.id, message: `block count ${x.blocks.length} differs from the parse's ${gold.length}` });
+      }
+      // all text / nothing rows, on the same blocks.
+      const ones = new Uint8Array(blockTexts.length).fill(1);
+      record('all', renderText(reference_.blocks, ones), 0);
+      countBlocks(ones, gold, counts.get('all'));
+      record('nothing', '', 0);
+      countBlocks(new Uint8Array(blockTexts.length), gold, counts.get('nothing'));
+    } else {
+      record('all', '', 0);
+      record('nothing', '', 0);
+      errors.get('all')?.push({ id: page.id, message: 'no parse: every pith run failed' });
+    }
+
+    const [r, rMs] = await timed(() => readabilityExtract(page.html));
+    if (r.error) errors.get('readability')?.push({ id: page.id, message: r.error });
+    record('readability', r.text, rMs);
+
+    done++;
+    if (done % 25 === 0 || done === ids.length) {
+      const s = (performance.now() - started) / 1000;
+      process.stderr.write(`  ${done}/${ids.length} pages, ${s.toFixed(0)} s\n`);
+    }
+  }
+  const elapsedS = (performance.now() - started) / 1000;
+
+  const results: SystemResult[] = SYSTEMS.map((s) => ({
+    key: s.key,
+    label: s.label,
+    summary: summarise(scores.get(s.key) ?? []),
+    block: s.blocks ? blockMetrics(counts.get(s.key) ?? emptyBlockCounts()) : null,
+    msPerPage: (ms.get(s.key) ?? 0) / Math.max(1, ids.length),
+    errors: errors.get(s.key) ?? [],
+  }));
+
+  const date = new Date().toISOString();
+  const table = renderTable(results, typeCounts, false);
+  process.stdout.write(`\nWCXB dev, ${split} split, ${ids.length} pages, ${date.slice(0, 10)}\n\n${table}\n\n`);
+  process.stdout.write(
+    `models: ${Object.entries(modelVersions).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
+      `mean block-label coverage ${(coverageSum / Math.max(1, ids.length)).toFixed(3)}; ` +
+      `${truncatedPages} page(s) truncated by limits; ${elapsedS.toFixed(0)} s\n`,
+  );
+  for (const r of results) {
+    if (r.errors.length > 0) {
+      process.stdout.write(`${r.label}: ${r.errors.length} page(s) failed, e.g. ${r.errors[0].id}: ${r.errors[0].message}\n`);
+    }
+  }
+
+  const outBase = full && split === 'val' ? 'latest' : 'partial';
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const json = {
+    date,
+    corpus: 'WCXB dev (CC-BY-4.0, Murrough Foley)',
+    split,
+    pages: ids.length,
+    pagesInSplit: allIds.length,
+    modelVersions,
+    meanBlockCoverage: coverageSum / Math.max(1, ids.length),
+    truncatedPages,
+    elapsedS,
+    command: `npm run eval${limit ? ` -- --limit ${limit}` : ''}${split !== 'val' ? ` -- --split ${split}` : ''}`,
+    systems: results.map(({ errors: errs, ...rest }) => ({ ...rest, errors: errs })),
+    perPage: Object.fromEntries(
+      SYSTEMS.map((s) => [s.key, (scores.get(s.key) ?? []).map((p) => ({ id: p.id, pageType: p.pageType, f1: round4(p.f1) }))]),
+    ),
+  };
+  writeFileSync(join(RESULTS_DIR, `${outBase}.json`), JSON.stringify(json, null, 1) + '\n');
+  const md =
+    `# pith evaluation, ${date.slice(0, 10)}\n\n` +
+    `WCXB dev corpus (CC-BY-4.0), ${split} split, ${ids.length} pages; \`${json.command}\`, ${elapsedS.toFixed(0)} s on this machine.\n` +
+    `Models: ${Object.entries(modelVersions).map(([k, v]) => `\`${k}\` ${v}`).join(', ')}.\n\n` +
+    `Word-F1 is the benchmark's (macro over pages; per page type in the last columns, page counts in brackets); ` +
+    `snippet shares are averaged over pages that have snippets; block metrics are pooled over all blocks against ` +
+    `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See eval/score.ts.\n\n` +
+    renderTable(results, typeCounts, true) +
+    '\n';
+  writeFileSync(join(RESULTS_DIR, `${outBase}.md`), md);
+  process.stdout.write(`wrote eval/results/${outBase}.json and .md\n`);
+
+  if (!checkFloor) return;
+  if (!full || split !== 'val') {
+    process.stdout.write('floor: not checked (only a full validation run is compared with eval/floor.json)\n');
+    return;
+  }
+  const floor = JSON.parse(readFileSync(FLOOR_PATH, 'utf8')) as Floor;
+  const failures: string[] = [];
+  for (const [key, min] of Object.entries(floor.wordF1)) {
+    const r = results.find((x) => x.key === key);
+    if (!r) failures.push(`${key}: no such system`);
+    else if (r.summary.f1 < min) failures.push(`${key} word-F1 ${r.summary.f1.toFixed(4)} < floor ${min}`);
+    else process.stdout.write(`floor: ${key} word-F1 ${r.summary.f1.toFixed(4)} >= ${min} ok\n`);
+  }
+  if (failures.length > 0) {
+    process.stderr.write(`run-eval: below the committed floor (eval/floor.json):\n  ${failures.join('\n  ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+const round4 = (v: number): number => Math.round(v * 10_000) / 10_000;
+
+main().catch((err: unknown) => {
+  process.stderr.write(`run-eval: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});
