@@ -1,0 +1,111 @@
+// The model sidecar (models/<set>.json, written by training/export.py): the contract between a trained model and
+// the code that feeds it. Pure: no I/O.
+
+import { PithError } from '../errors.js';
+import type { FeatureSetName, ModelInfo } from '../types.js';
+
+export interface BlockMetrics {
+  accuracy: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  blocks: number;
+}
+
+export interface Sidecar {
+  version: string;
+  featureSet: FeatureSetName;
+  featureSchema: string | null;
+  schemaHash?: string | null;
+  unaryFeatureNames: string[];
+  edgeFeatureNames: string[];
+  /** Training-split statistics; standardised = clip((x - mean) / std, ±featureClip), std 0 read as 1. */
+  unaryMean: number[];
+  unaryStd: number[];
+  edgeMean: number[];
+  edgeStd: number[];
+  /** Clip of standardised features; 0 or absent = no clip. */
+  featureClip?: number;
+  /** Weight of the pairwise log-probabilities in Viterbi. */
+  lambda: number;
+  labels: Record<'0' | '1', string>;
+  /** Pairwise classes, index 2*y_i + y_{i+1}. */
+  pairwiseLabels: string[];
+  trainingConfig: Record<string, unknown>;
+  dataHash: string;
+  metrics: Record<string, unknown>;
+  createdAt: string;
+}
+
+const FEATURE_SETS: readonly FeatureSetName[] = ['paper', 'pith'];
+
+function sidecarFile(sidecar: { featureSet?: unknown }): string {
+  return `models/${typeof sidecar.featureSet === 'string' ? sidecar.featureSet : '<set>'}.json`;
+}
+
+/** Checks the shape of a parsed sidecar JSON; throws PithError('model_mismatch') saying what is wrong. */
+export function parseSidecar(json: unknown): Sidecar {
+  const s = json as Partial<Sidecar> | null;
+  const fail = (what: string): never => {
+    throw new PithError('model_mismatch', `${sidecarFile(s ?? {})} ${what}: re-export the model (training/export.py)`);
+  };
+  if (s === null || typeof s !== 'object') return fail('is not a JSON object');
+  if (typeof s.version !== 'string') fail('has no version');
+  if (!FEATURE_SETS.includes(s.featureSet as FeatureSetName)) fail(`has an unknown featureSet ${String(s.featureSet)}`);
+  if (typeof s.lambda !== 'number' || !Number.isFinite(s.lambda) || s.lambda < 0) fail('has no valid lambda');
+  const names = (key: 'unaryFeatureNames' | 'edgeFeatureNames'): string[] => {
+    const v = s[key];
+    if (!Array.isArray(v) || v.length === 0 || !v.every((n) => typeof n === 'string')) fail(`has no ${key}`);
+    return v as string[];
+  };
+  const stats = (key: 'unaryMean' | 'unaryStd' | 'edgeMean' | 'edgeStd', length: number): void => {
+    const v = s[key];
+    if (!Array.isArray(v) || v.length !== length || !v.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+      fail(`has no ${key} of ${length} finite numbers`);
+    }
+  };
+  const nU = names('unaryFeatureNames').length;
+  const nE = names('edgeFeatureNames').length;
+  stats('unaryMean', nU);
+  stats('unaryStd', nU);
+  stats('edgeMean', nE);
+  stats('edgeStd', nE);
+  if (s.featureClip !== undefined && s.featureClip !== null && (typeof s.featureClip !== 'number' || s.featureClip < 0)) {
+    fail('has an invalid featureClip');
+  }
+  return s as Sidecar;
+}
+
+/**
+ * Throws PithError('model_mismatch') unless the code's feature names equal the sidecar's, in order:
+ * "feature 17 is `x` in the code but `y` in models/pith.json: re-export the model".
+ */
+export function checkSidecar(sidecar: Sidecar, names: { unary: string[]; edge: string[] }): void {
+  const file = sidecarFile(sidecar);
+  const compare = (kind: string, code: string[], model: string[]): void => {
+    const n = Math.max(code.length, model.length);
+    for (let i = 0; i < n; i++) {
+      if (code[i] !== model[i]) {
+        const inCode = code[i] === undefined ? 'missing' : `\`${code[i]}\``;
+        const inModel = model[i] === undefined ? 'missing' : `\`${model[i]}\``;
+        throw new PithError(
+          'model_mismatch',
+          `${kind}feature ${i} is ${inCode} in the code but ${inModel} in ${file}: re-export the model`,
+          { kind: kind.trim() || 'unary', index: i, code: code[i], model: model[i] },
+        );
+      }
+    }
+  };
+  compare('', names.unary, sidecar.unaryFeatureNames);
+  compare('edge ', names.edge, sidecar.edgeFeatureNames);
+}
+
+export function sidecarInfo(sidecar: Sidecar): ModelInfo {
+  return {
+    version: sidecar.version,
+    featureSet: sidecar.featureSet,
+    lambda: sidecar.lambda,
+    unaryFeatureNames: sidecar.unaryFeatureNames,
+    edgeFeatureNames: sidecar.edgeFeatureNames,
+  };
+}

@@ -1,0 +1,29 @@
+# Config for the real training run (one per feature set): `python3 training/train.py --set pith --config default`.
+# Flat names, read by training/train.py and training/export.py. Spec §7-8 gives the reference values.
+
+seed = 1337              # torch, numpy and random
+threads = 2              # torch intra-op threads (the build machine has 2 cores, shared)
+
+# batches: 128 patches of 9 consecutive blocks (the pairwise net sees the 8 edges between them)
+batch_size = 128
+patch_size = 9
+
+# optimisation (Adam), trained separately for the unary and the pairwise net
+lr = 1e-3
+max_steps = 5000         # the reference's number of updates
+eval_every = 100         # steps between validation passes; the best checkpoint is kept
+patience = 15            # stop after this many evaluations without improvement (0 = never stop early)
+
+# regularisation (training/model.py)
+dropout = 0.2            # DropConnect on weights; the reference's keep probability 0.8
+l2 = 0.0                 # the newest reference code uses no L2
+
+# class imbalance: 'none' or 'balanced' (cross-entropy weights n / (2 * n_class) from the train split)
+class_weight = 'none'
+
+# standardised features are clipped to [-clip, clip] (0 = no clip); stored in the sidecar, applied by the TS runtime
+feature_clip = 10.0
+
+# decoding (training/export.py): lambda sweep on validation, the best block F1 goes into the sidecar
+lambdas = [0.0, 0.1, 0.25, 0.5, 1.0, 2.0]
+golden_pages = 3         # validation pages written to models/<set>.golden.json for the parity tests
