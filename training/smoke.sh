@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# CI smoke test of the training code (issue 3 item 8): dump a handful of pages, train the smoke config for a few
+# steps, export to a temp dir and check PyTorch vs onnxruntime-web parity. About a minute; non-zero on any failure.
+#
+#   training/smoke.sh            (from anywhere; needs /usr/bin/python3 with torch, numpy, onnx)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3
+SET=${SMOKE_SET:-pith}
+DATA=training/data/smoke
+RUN=$(mktemp -d)
+OUT=$(mktemp -d)
+trap 'rm -rf "$RUN" "$OUT"' EXIT
+
+start=$(date +%s)
+npm run --silent dump -- --set "$SET" --limit 30 --out "$DATA"
+"$PY" training/train.py --set "$SET" --config smoke --data "$DATA" --out "$RUN"
+"$PY" training/export.py --set "$SET" --run "$RUN" --out "$OUT"   # fails unless parity holds
+for f in "$SET-unary.onnx" "$SET-pairwise.onnx" "$SET.json" "$SET.golden.json"; do
+  test -s "$OUT/$f" || { echo "smoke: $f was not written" >&2; exit 1; }
+done
+echo "training smoke test ok in $(( $(date +%s) - start ))s"
