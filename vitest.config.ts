@@ -16,11 +16,19 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              // Tests fetch real pages from the page server on 127.0.0.1 (test/workers/global-setup.ts).
+              bindings: { PITH_ALLOW_HOSTS: '127.0.0.1' },
+              // A real rate-limiting binding for the access tests; the app reads PITH_RATE_LIMITER, which the
+              // tests point at this one only where they mean to.
+              ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
+            },
           }),
         ],
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
+          globalSetup: ['test/workers/global-setup.ts'],
           testTimeout: 60_000,
         },
       },

@@ -1,0 +1,192 @@
+// pith's HTTP surface: the hono app and its routes. Routes parse the request, call the guarded fetch, the
+// extractor and the cache, and throw PithError for everything that goes wrong (errors.ts answers them).
+//
+//   GET  /health                 {"status":"ok","modelVersion":...}
+//   GET  /                       a short HTML page with the routes and a form
+//   GET  /v1/extract?url=...     JSON by default (format=, nocache=, debug=, token=)
+//   POST /v1/extract             text/html body (?url= resolves links) or JSON {html, url}; nothing fetched
+//   GET  /<target-url>           text/plain by default; options in the query (see options.ts for the rule)
+
+import { Hono, type Context } from 'hono';
+import { PithError } from '../errors.js';
+import type { Extraction } from '../types.js';
+import { enforceRateLimit, requireToken } from './access.js';
+import { cacheKeyFor, cacheLookup, cacheStore, etagFor, etagMatches, wantsBypass } from './cache.js';
+import { settingsOf, type Env, type Settings } from './env.js';
+import { onError, onNotFound } from './errors.js';
+import { decodeBody, fetchPage, readLimited } from './fetch-page.js';
+import { chooseFormat, renderExtraction, type Format, type RenderContext } from './format.js';
+import { checkTarget } from './guard.js';
+import { INDEX_HTML } from './index-page.js';
+import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
+
+/** What the routes need of the core: the model version (for cache keys) and extraction. */
+export interface Extractor {
+  modelVersion(): Promise<string>;
+  extract(html: string, options: { url?: string }): Promise<Extraction>;
+}
+
+type AppEnv = { Bindings: Env };
+type AppContext = Context<AppEnv>;
+
+const HTML_BODY_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+
+/** Rate limit, then token: both before any work. */
+async function admit(c: AppContext, options: RequestOptions, settings: Settings): Promise<void> {
+  await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
+  requireToken(c.req.raw, options.token, settings);
+}
+
+function nonEmpty(extraction: Extraction): Extraction {
+  if (extraction.text.trim() === '') {
+    throw new PithError('no_content', 'no main content was found on this page (it may be empty, a login wall or built by JavaScript)');
+  }
+  return extraction;
+}
+
+async function respondRendered(format: Format, extraction: Extraction, context: RenderContext, extraHeaders: Record<string, string>): Promise<Response> {
+  const { body, contentType } = renderExtraction(format, extraction, context);
+  const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders });
+  return new Response(body, { status: 200, headers });
+}
+
+/** The cached extraction flow shared by GET /v1/extract and the prefix form. */
+async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: Format): Promise<Response> {
+  const settings = settingsOf(c.env);
+  await admit(c, options, settings);
+  const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
+  const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
+  const modelVersion = await extractor.modelVersion();
+  const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
+  const ifNoneMatch = c.req.header('if-none-match') ?? null;
+  const cacheable = settings.cacheTtlS > 0;
+
+  if (cacheable && !wantsBypass(c.req.raw, options.nocache)) {
+    const hit = await cacheLookup(key);
+    if (hit !== undefined) {
+      const etag = hit.headers.get('etag');
+      if (etagMatches(ifNoneMatch, etag)) {
+        return new Response(null, { status: 304, headers: { etag: etag ?? '', 'x-cache': 'HIT', 'cache-control': hit.headers.get('cache-control') ?? '' } });
+      }
+      const response = new Response(hit.body, hit);
+      response.headers.set('x-cache', 'HIT');
+      return response;
+    }
+  }
+
+  const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl }));
+  const response = await respondRendered(
+    format,
+    extraction,
+    { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, debug: options.debug },
+    { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
+  );
+  // Stored even on a bypass: nocache=1 refreshes the cached copy. Errors never get here.
+  if (cacheable && !(c.req.header('cache-control') ?? '').toLowerCase().includes('no-store')) {
+    cacheStore(c.executionCtx, key, response, settings.cacheTtlS);
+  }
+  if (etagMatches(ifNoneMatch, response.headers.get('etag'))) {
+    return new Response(null, { status: 304, headers: { etag: response.headers.get('etag') ?? '', 'x-cache': 'MISS' } });
+  }
+  return response;
+}
+
+/** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */
+async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
+  const contentType = c.req.header('content-type') ?? '';
+  const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
+  const declared = Number(c.req.header('content-length') ?? '');
+  const maxBytes = settings.fetch.maxBytes;
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new PithError('input_too_large', `the posted body is ${declared} bytes, more than the ${maxBytes} pith takes`);
+  }
+  const readBody = async (): Promise<Uint8Array> => {
+    try {
+      return await readLimited(c.req.raw.body, maxBytes, undefined, 'the posted body');
+    } catch (err) {
+      if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError('input_too_large', err.message);
+      throw err;
+    }
+  };
+  const queryUrl = c.req.query('url');
+  if (HTML_BODY_TYPES.has(mediaType)) {
+    const { text } = decodeBody(await readBody(), contentType);
+    return { html: text, url: queryUrl };
+  }
+  if (mediaType === 'application/json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(await readBody()));
+    } catch (err) {
+      if (err instanceof PithError) throw err;
+      throw new PithError('invalid_input', 'the body is not valid JSON: send {"html": "<html>...", "url": "https://..."}');
+    }
+    const record = (parsed ?? {}) as Record<string, unknown>;
+    if (typeof record.html !== 'string') throw new PithError('invalid_input', 'the JSON body needs an "html" string: {"html": "<html>...", "url": "https://..."}');
+    if (record.url !== undefined && typeof record.url !== 'string') throw new PithError('invalid_input', '"url" must be a string');
+    return { html: record.html, url: (record.url as string | undefined) ?? queryUrl };
+  }
+  throw new PithError('not_html', `POST a text/html body or application/json {"html", "url"}, not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`, { mediaType });
+}
+
+/** Checks that a url given only for resolving links is an absolute http(s) URL; it is never fetched. */
+function baseUrlOf(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PithError('invalid_url', `url "${url.slice(0, 200)}" is not an absolute URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new PithError('invalid_url', 'url must be http or https');
+  return parsed.href;
+}
+
+/** Builds the app around an extractor (src/index.ts passes the real one). */
+export function createApp(extractor: Extractor): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.notFound(onNotFound);
+
+  app.get('/health', async (c) => {
+    const modelVersion = await extractor.modelVersion();
+    return c.json({ status: 'ok', modelVersion }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/', (c) => c.html(INDEX_HTML));
+  app.get('/robots.txt', (c) => c.text(ROBOTS_TXT));
+  app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } }));
+
+  app.get('/v1/extract', async (c) => {
+    const options = parseOptions(new URL(c.req.url).searchParams);
+    const url = c.req.query('url') ?? c.req.query('pith_url');
+    if (url === undefined || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/extract?url=https://example.com/article');
+    return serveTarget(c, extractor, url.trim(), options, 'json');
+  });
+
+  app.post('/v1/extract', async (c) => {
+    const settings = settingsOf(c.env);
+    const options = parseOptions(new URL(c.req.url).searchParams);
+    await admit(c, options, settings);
+    const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
+    const posted = await readPostedHtml(c, settings);
+    const url = baseUrlOf(posted.url);
+    const extraction = nonEmpty(await extractor.extract(posted.html, url === undefined ? {} : { url }));
+    return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store' });
+  });
+
+  // Unknown API paths are not targets.
+  app.all('/v1/*', (c) => onNotFound(c));
+
+  // The prefix form: everything else is a target URL.
+  app.get('/*', async (c) => {
+    const requestUrl = new URL(c.req.url);
+    const settings = settingsOf(c.env);
+    const { target, options } = splitPrefixTarget(requestUrl.pathname + requestUrl.search, settings.token !== '');
+    return serveTarget(c, extractor, target, options, 'text');
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+// The edge cache (Cache API, caches.default), shared by every route that serves extractions (the feed proxy
+// reuses cacheKeyFor/cacheLookup/cacheStore so an article costs one extraction whichever route asked).
+//
+// Key: the normalised target URL + the output format + the options that change the output + the model version,
+// as a synthetic GET URL under the serving origin (/__pith-cache/...; never routed, only a key).
+// Stored responses carry `Cache-Control: public, max-age=<PITH_CACHE_TTL_S>` (the Cache API honours it) and an
+// ETag. Only successful, non-empty extractions are stored; callers never pass errors here.
+// Writes go through ctx.waitUntil so the response is not held up by them.
+
+const CACHE_PATH = '/__pith-cache/v1/';
+
+export interface CacheKeyParts {
+  /** Which product: 'extract' for extraction responses. */
+  kind: string;
+  /** Target URL (already validated). */
+  target: URL;
+  format: string;
+  /** Options that change the output (e.g. debug); names sorted into the key. */
+  options: Readonly<Record<string, string>>;
+  modelVersion: string;
+}
+
+/** Normalised form of a target URL for keys: lower-case scheme and host, no default port, no fragment, no bare "?". */
+export function normaliseTarget(url: URL): string {
+  const u = new URL(url.href); // the URL parser already lower-cases the host and drops a default port
+  u.hash = '';
+  if (u.search === '?') u.search = '';
+  return u.href;
+}
+
+/** The cache key of an extraction, a GET request under `origin`. */
+export function cacheKeyFor(parts: CacheKeyParts, origin: string): Request {
+  const params = new URLSearchParams();
+  params.set('u', normaliseTarget(parts.target));
+  params.set('f', parts.format);
+  params.set('m', parts.modelVersion);
+  for (const name of Object.keys(parts.options).sort()) params.set(`o.${name}`, parts.options[name]);
+  return new Request(new URL(`${CACHE_PATH}${encodeURIComponent(parts.kind)}?${params.toString()}`, origin).href, { method: 'GET' });
+}
+
+/** True when the client asked not to be served from cache (`nocache=1` or `Cache-Control: no-cache`/`no-store`). */
+export function wantsBypass(request: Request, nocacheOption: boolean): boolean {
+  if (nocacheOption) return true;
+  const cc = (request.headers.get('cache-control') ?? '').toLowerCase();
+  return cc.includes('no-cache') || cc.includes('no-store');
+}
+
+/** A stored response for `key`, or undefined. */
+export async function cacheLookup(key: Request): Promise<Response | undefined> {
+  return caches.default.match(key);
+}
+
+/** What cacheStore needs of the execution context. */
+export interface WaitUntil {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Stores a copy of `response` under `key` for `ttlS` seconds, in the background. */
+export function cacheStore(ctx: WaitUntil, key: Request, response: Response, ttlS: number): void {
+  if (ttlS <= 0 || response.status !== 200) return;
+  const copy = new Response(response.clone().body, response);
+  copy.headers.set('cache-control', `public, max-age=${Math.floor(ttlS)}`);
+  copy.headers.delete('x-cache');
+  ctx.waitUntil(caches.default.put(key, copy).catch((err: unknown) => console.error('pith: cache write failed', err)));
+}
+
+/** A strong ETag for a body: the first 128 bits of its SHA-256. */
+export async function etagFor(body: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)));
+  let hex = '';
+  for (let i = 0; i < 16; i++) hex += digest[i].toString(16).padStart(2, '0');
+  return `"${hex}"`;
+}
+
+/** True when an If-None-Match header matches `etag`. */
+export function etagMatches(ifNoneMatch: string | null, etag: string | null): boolean {
+  if (ifNoneMatch === null || etag === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
+}

@@ -1,0 +1,105 @@
+// Output formats: which one a request wants, and the one switch that renders an Extraction in it.
+// text and json are served; markdown and html answer 406 "not yet" until src/render provides them
+// (plug them into renderExtraction() below).
+
+import { PithError } from '../errors.js';
+import type { Extraction } from '../types.js';
+
+export type Format = 'text' | 'markdown' | 'html' | 'json';
+
+export const FORMATS: readonly Format[] = ['text', 'markdown', 'html', 'json'];
+const FORMAT_SET: ReadonlySet<string> = new Set(FORMATS);
+
+/** Media types in Accept headers that name a format. */
+const MEDIA_TYPE_FORMAT: ReadonlyMap<string, Format> = new Map([
+  ['text/plain', 'text'],
+  ['text/markdown', 'markdown'],
+  ['text/x-markdown', 'markdown'],
+  ['text/html', 'html'],
+  ['application/json', 'json'],
+]);
+
+const CONTENT_TYPE: Readonly<Record<Format, string>> = Object.freeze({
+  text: 'text/plain; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+});
+
+export function isFormat(value: string): value is Format {
+  return FORMAT_SET.has(value);
+}
+
+/**
+ * The format of a request: `?format=` wins; else the Accept header's best-rated format pith knows; else `fallback`.
+ * A browser navigation (its Accept lists application/xhtml+xml) gets `fallback`, not html: opening a pith URL in
+ * a browser shows the text. An unknown `?format=` is a 400.
+ */
+export function chooseFormat(queryFormat: string | undefined, accept: string | null, fallback: Format): Format {
+  if (queryFormat !== undefined && queryFormat !== '') {
+    const f = queryFormat.toLowerCase();
+    if (!isFormat(f)) throw new PithError('invalid_input', `format "${queryFormat.slice(0, 40)}" is not one of ${FORMATS.join(', ')}`);
+    return f;
+  }
+  if (accept === null || accept.includes('application/xhtml+xml')) return fallback;
+  let best: Format | null = null;
+  let bestQ = 0;
+  for (const item of accept.split(',')) {
+    const [type, ...params] = item.trim().toLowerCase().split(';');
+    const format = MEDIA_TYPE_FORMAT.get(type.trim());
+    if (format === undefined) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (Number.isFinite(q) && q > bestQ) {
+      best = format;
+      bestQ = q;
+    }
+  }
+  return best ?? fallback;
+}
+
+export interface RenderContext {
+  /** Target URL asked for (absent for posted HTML without a url). */
+  url?: string;
+  /** URL the page came from after redirects. */
+  finalUrl?: string;
+  /** Encoding the page was decoded from. */
+  encoding?: string;
+  /** Milliseconds spent fetching the page (0 for posted HTML). */
+  fetchMs: number;
+  /** Include the labelled blocks (json only). */
+  debug: boolean;
+}
+
+export interface Rendered {
+  body: string;
+  contentType: string;
+}
+
+/** Renders an extraction in `format`. The only place that knows the formats. */
+export function renderExtraction(format: Format, extraction: Extraction, context: RenderContext): Rendered {
+  switch (format) {
+    case 'text':
+      return { body: extraction.text.endsWith('\n') ? extraction.text : `${extraction.text}\n`, contentType: CONTENT_TYPE.text };
+    case 'json': {
+      const body: Record<string, unknown> = {
+        url: context.url ?? null,
+        finalUrl: context.finalUrl ?? context.url ?? null,
+        title: extraction.title,
+        text: extraction.text,
+        wordCount: extraction.wordCount,
+        modelVersion: extraction.modelVersion,
+        featureSet: extraction.featureSet,
+        truncated: extraction.truncated,
+        ...(extraction.truncatedReason !== undefined ? { truncatedReason: extraction.truncatedReason } : {}),
+        ...(context.encoding !== undefined ? { encoding: context.encoding } : {}),
+        timings: { fetchMs: context.fetchMs, ...extraction.timings },
+      };
+      if (context.debug) body.blocks = extraction.blocks;
+      return { body: JSON.stringify(body), contentType: CONTENT_TYPE.json };
+    }
+    case 'markdown':
+    case 'html':
+      throw new PithError('not_acceptable', `format ${format} is not available yet: ask for text or json`);
+  }
+}
