@@ -1,0 +1,851 @@
+// The kept content as a small clean tree, built in ONE iterative forward walk over the page's DOM; the markdown
+// and HTML renderers serialise this tree. Why our own: the maintained HTML->markdown libraries (turndown and
+// friends) need a browser DOM (or a DOM shim) that linkedom in workerd does not give them, and a sanitiser would
+// need the same; building one allowlisted tree makes both outputs agree and keeps sanitising structural.
+//
+// Only text nodes in the kept set are emitted. Structure comes from their ancestors: an element appears in the
+// tree only when kept text (or a kept image) lies inside it. Only allowlisted tags with checked attributes can
+// enter the tree, so whatever serialises it cannot emit scripts, styles, event handlers or unsafe URLs.
+// Iterative, not recursive: real pages nest thousands of unclosed tags deep.
+
+import type { DomElement, DomNode, DomText } from '../parse/dom.js';
+
+/** Tags the clean tree can hold (the HTML renderer's allowlist). */
+export type ContentTag =
+  | 'p' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' | 'ul' | 'ol' | 'li' | 'a' | 'em' | 'strong' | 'b' | 'i'
+  | 'code' | 'pre' | 'blockquote' | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td' | 'img' | 'figure'
+  | 'figcaption' | 'br' | 'hr' | 'sup' | 'sub' | 'dl' | 'dt' | 'dd';
+
+export interface ContentAttrs {
+  /** Absolute (or, without a page URL, relative) http(s)/mailto/tel/ftp URL. */
+  href?: string;
+  /** Absolute (or relative) http(s) URL. */
+  src?: string;
+  alt?: string;
+  title?: string;
+  colspan?: number;
+  rowspan?: number;
+  /** Code language from `class="language-x"` / `lang-x`, restricted to [A-Za-z0-9_+#.-]. */
+  language?: string;
+}
+
+export interface ContentText {
+  kind: 'text';
+  text: string;
+}
+
+export interface ContentElement {
+  kind: 'el';
+  tag: ContentTag;
+  attrs: ContentAttrs;
+  children: ContentNode[];
+  /** Images and rules: decided after the walk (see RegionCheck). */
+  region?: RegionCheck;
+  /** Table rows from `<thead>`. */
+  head?: boolean;
+}
+
+export type ContentNode = ContentText | ContentElement;
+
+/** An image or rule is kept when kept text lies before and after it, or (images) in its nearest content block. */
+interface RegionCheck {
+  prevKept: boolean;
+  nextKept: boolean;
+  frame: RegionFrame | null;
+}
+
+interface RegionFrame {
+  hasKept: boolean;
+  parent: RegionFrame | null;
+}
+
+export interface ContentTreeOptions {
+  /** Absolute base URL for links and images (see resolveBaseUrl); null leaves relative URLs relative. */
+  baseUrl?: string | null;
+}
+
+/** Block-level tags of the clean tree; everything else in it is inline. */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'pre', 'blockquote', 'table', 'thead', 'tbody', 'tr',
+  'th', 'td', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'hr',
+]);
+
+const enum Kind {
+  Transparent,
+  Drop,
+  Flow,
+  Inline,
+  Br,
+  Img,
+  Hr,
+  Para,
+  Mixed,
+  List,
+  Dl,
+  Pre,
+  Table,
+  TSection,
+  Tr,
+}
+
+const KIND = new Map<string, Kind>();
+for (const t of [
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'title', 'meta', 'link', 'base', 'iframe',
+  'object', 'embed', 'canvas', 'audio', 'video', 'select', 'textarea', 'input', 'option', 'datalist', 'frame',
+  'frameset', 'noframes', 'applet', 'param', 'source', 'track', 'map', 'area', 'picture-source',
+]) KIND.set(t, Kind.Drop);
+for (const t of [
+  'html', 'body', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'address', 'details',
+  'summary', 'center', 'form', 'fieldset', 'legend', 'hgroup', 'search', 'dialog',
+]) KIND.set(t, Kind.Flow);
+for (const t of ['a', 'em', 'strong', 'b', 'i', 'code', 'sup', 'sub', 'kbd', 'samp', 'tt', 'var', 'dfn']) KIND.set(t, Kind.Inline);
+for (const t of ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'figcaption', 'caption']) KIND.set(t, Kind.Para);
+for (const t of ['li', 'dd', 'blockquote', 'figure', 'td', 'th']) KIND.set(t, Kind.Mixed);
+for (const t of ['ul', 'ol', 'menu', 'dir']) KIND.set(t, Kind.List);
+for (const t of ['pre', 'listing', 'xmp', 'plaintext']) KIND.set(t, Kind.Pre);
+for (const t of ['thead', 'tbody', 'tfoot']) KIND.set(t, Kind.TSection);
+KIND.set('br', Kind.Br);
+KIND.set('img', Kind.Img);
+KIND.set('hr', Kind.Hr);
+KIND.set('dl', Kind.Dl);
+KIND.set('table', Kind.Table);
+KIND.set('tr', Kind.Tr);
+
+/** Source tags renamed on the way into the clean tree. */
+const RENAME: Readonly<Record<string, ContentTag>> = {
+  kbd: 'code', samp: 'code', tt: 'code', var: 'em', dfn: 'em', caption: 'p', menu: 'ul', dir: 'ul',
+};
+
+/** Past this many nested clean elements, allowlisted tags are flattened (keeps later recursion shallow). */
+const MAX_OUT_DEPTH = 48;
+
+const ASCII_SPACE_RUN = /[ \t\n\r\f]+/g;
+const NON_BLANK = /[^ \t\n\r\f]/;
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
+const HIGHLIGHT_CLASS = /(?:^|\s)(?:highlight-source|brush:?\s*)-?([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
+const URL_TABS = /[\t\n\r]/g;
+const URL_EDGES = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+const COLON_BEFORE_PATH = /^[^/?#]*:/;
+const SPAN_NUMBER = /^\s*(\d{1,4})\s*$/;
+const LINK_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:', 'ftp:']);
+const IMAGE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+/**
+ * A URL safe to emit, or null. Strips what browsers strip (tabs and newlines anywhere, controls and spaces at the
+ * ends) before looking at the scheme, so `java&#9;script:` and ` JAVASCRIPT:` are caught; only the allowlisted
+ * schemes pass (no javascript:, vbscript:, data:, file:, blob:). Resolved against `baseUrl` when there is one.
+ */
+export function safeUrl(raw: string, baseUrl: string | null, kind: 'link' | 'image'): string | null {
+  const s = raw.replace(URL_EDGES, '').replace(URL_TABS, '');
+  if (s === '') return null;
+  const allowed = kind === 'link' ? LINK_PROTOCOLS : IMAGE_PROTOCOLS;
+  let url: URL;
+  if (baseUrl) {
+    try {
+      url = new URL(s, baseUrl);
+    } catch {
+      return null;
+    }
+  } else if (URL_SCHEME.test(s)) {
+    try {
+      url = new URL(s);
+    } catch {
+      return null;
+    }
+  } else {
+    // Relative and nothing to resolve against: keep it, unless something scheme-like hides before the path.
+    return COLON_BEFORE_PATH.test(s) ? null : s;
+  }
+  return allowed.has(url.protocol) ? url.href : null;
+}
+
+/** The base URL for a page: `<base href>` resolved against the page URL (http(s) only), else the page URL. */
+export function resolveBaseUrl(document: DomNode, pageUrl: string | undefined): string | null {
+  let page: URL | null = null;
+  if (pageUrl) {
+    try {
+      page = new URL(pageUrl);
+    } catch {
+      page = null;
+    }
+  }
+  const base = findBaseHref(document);
+  if (base !== null) {
+    try {
+      const u = page ? new URL(base, page) : new URL(base);
+      if (IMAGE_PROTOCOLS.has(u.protocol)) return u.href;
+    } catch {
+      // unusable <base>: fall back to the page URL
+    }
+  }
+  return page && IMAGE_PROTOCOLS.has(page.protocol) ? page.href : null;
+}
+
+function findBaseHref(document: DomNode): string | null {
+  const scan = (parent: DomNode, depth: number): string | null => {
+    for (let c = parent.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== 1) continue;
+      const el = c as DomElement;
+      if (el.localName === 'base') {
+        const href = el.getAttribute('href');
+        if (href !== null) return href;
+      } else if (depth < 2 && (el.localName === 'html' || el.localName === 'head')) {
+        const r = scan(el, depth + 1);
+        if (r !== null) return r;
+      }
+    }
+    return null;
+  };
+  return scan(document, 0);
+}
+
+/**
+ * The largest candidate of a `srcset` (by `w`, else `x` descriptor; none means 1x). Parses per the HTML rules:
+ * a URL is a run of non-space characters (commas inside it are fine), descriptors run to the next comma.
+ */
+export function largestSrcsetUrl(srcset: string): string | null {
+  let best: string | null = null;
+  let bestScore = -1;
+  const n = srcset.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && (srcset[i] === ',' || isSpace(srcset.charCodeAt(i)))) i++;
+    if (i >= n) break;
+    let j = i;
+    while (j < n && !isSpace(srcset.charCodeAt(j))) j++;
+    let url = srcset.slice(i, j);
+    let descriptor = '';
+    if (url.endsWith(',')) {
+      url = url.replace(/,+$/, '');
+    } else {
+      let k = j;
+      let depth = 0;
+      while (k < n && (depth > 0 || srcset[k] !== ',')) {
+        if (srcset[k] === '(') depth++;
+        else if (srcset[k] === ')') depth = Math.max(0, depth - 1);
+        k++;
+      }
+      descriptor = srcset.slice(j, k).trim();
+      j = k;
+    }
+    i = j;
+    if (url === '') continue;
+    let score = 1;
+    const d = descriptor.match(/([\d.]+)\s*([wx])/i);
+    if (d) {
+      const v = Number.parseFloat(d[1]);
+      if (Number.isFinite(v)) score = d[2].toLowerCase() === 'w' ? v : v;
+    }
+    if (score > bestScore) {
+      best = url;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+}
+
+const IMAGE_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url', 'src'] as const;
+
+/** The image's real source: largest (data-)srcset, then the lazy-loading attributes, then src; data: URLs skipped. */
+export function pickImageSrc(el: DomElement, baseUrl: string | null): string | null {
+  for (const attr of ['data-srcset', 'srcset']) {
+    const v = el.getAttribute(attr);
+    if (v) {
+      const u = largestSrcsetUrl(v);
+      const safe = u === null ? null : safeUrl(u, baseUrl, 'image');
+      if (safe !== null) return safe;
+    }
+  }
+  for (const attr of IMAGE_ATTRS) {
+    const v = el.getAttribute(attr);
+    if (v) {
+      const safe = safeUrl(v, baseUrl, 'image');
+      if (safe !== null) return safe;
+    }
+  }
+  return null;
+}
+
+interface Sink {
+  nodes: ContentNode[];
+  /** Kept text or an image somewhere inside. */
+  content: boolean;
+  hasBlock: boolean;
+}
+
+interface Frame {
+  kind: Kind;
+  tag: string;
+  el: DomElement;
+  sink: Sink;
+  /** Set for Para/Mixed: the image-rule frame it opened. */
+  region: RegionFrame | null;
+  /** Counts toward MAX_OUT_DEPTH. */
+  counted: boolean;
+  /** Pre: language found on the pre or a code inside. */
+  language?: string;
+  /** The element itself is in the kept set (the top of a merged CDOM chain): all text inside is kept. */
+  keptElement: boolean;
+}
+
+const newSink = (): Sink => ({ nodes: [], content: false, hasBlock: false });
+
+export function isBlockNode(n: ContentNode): n is ContentElement {
+  return n.kind === 'el' && BLOCK_TAGS.has(n.tag);
+}
+
+function push(sink: Sink, node: ContentNode): void {
+  sink.nodes.push(node);
+  if (isBlockNode(node)) sink.hasBlock = true;
+}
+
+function pushSpace(sink: Sink): void {
+  const last = sink.nodes[sink.nodes.length - 1];
+  if (last === undefined || (last.kind === 'text' && last.text.endsWith(' '))) return;
+  sink.nodes.push({ kind: 'text', text: ' ' });
+}
+
+const el = (tag: ContentTag, children: ContentNode[], attrs: ContentAttrs = {}): ContentElement => ({
+  kind: 'el',
+  tag,
+  attrs,
+  children,
+});
+
+/** True when the nodes hold text, an image or a rule (cells count by their own content). */
+export function hasContent(nodes: readonly ContentNode[]): boolean {
+  for (const n of nodes) {
+    if (n.kind === 'text') {
+      if (NON_BLANK.test(n.text)) return true;
+    } else if (n.tag === 'td' || n.tag === 'th') {
+      if (hasContent(n.children)) return true;
+    } else if (n.tag !== 'br') return true;
+  }
+  return false;
+}
+
+/** Wraps each run of inline nodes in a `p` (when it has content); blocks pass through. */
+function groupRuns(nodes: readonly ContentNode[]): ContentElement[] {
+  const out: ContentElement[] = [];
+  let run: ContentNode[] = [];
+  const flush = () => {
+    if (run.length > 0 && hasContent(run)) out.push(el('p', run));
+    run = [];
+  };
+  for (const n of nodes) {
+    if (isBlockNode(n)) {
+      flush();
+      out.push(n);
+    } else run.push(n);
+  }
+  flush();
+  return out;
+}
+
+/** Inline nodes only: blocks are replaced by their inline content, separated by spaces. */
+function flattenInline(nodes: readonly ContentNode[], out: ContentNode[] = []): ContentNode[] {
+  for (const n of nodes) {
+    if (isBlockNode(n)) {
+      if (n.tag === 'hr' || n.tag === 'pre') {
+        if (n.tag === 'pre') out.push(el('code', n.children[0]?.kind === 'el' ? n.children[0].children : []));
+        continue;
+      }
+      out.push({ kind: 'text', text: ' ' });
+      flattenInline(n.children, out);
+      out.push({ kind: 'text', text: ' ' });
+    } else out.push(n);
+  }
+  return out;
+}
+
+function textOf(nodes: readonly ContentNode[]): string {
+  let s = '';
+  for (const n of nodes) {
+    if (n.kind === 'text') s += n.text;
+    else if (n.tag === 'br') s += '\n';
+    else s += textOf(n.children);
+  }
+  return s;
+}
+
+function languageOf(element: DomElement): string | undefined {
+  const cls = element.getAttribute('class');
+  if (!cls) return undefined;
+  const m = LANGUAGE_CLASS.exec(cls) ?? HIGHLIGHT_CLASS.exec(cls);
+  return m ? m[1] : undefined;
+}
+
+function spanOf(element: DomElement, name: string): number | undefined {
+  const v = element.getAttribute(name);
+  if (v === null) return undefined;
+  const m = SPAN_NUMBER.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return n > 1 && n <= 1000 ? n : undefined;
+}
+
+const PIXEL = /^\s*[01](?:px)?\s*$/;
+
+/**
+ * Builds the clean tree of the kept content under `root` (a document or element). `kept` holds the kept blocks'
+ * DOM nodes: Text nodes (a text node right after a kept one is kept too) or elements (all text inside is kept).
+ */
+export function buildContentTree(
+  root: DomNode,
+  kept: ReadonlySet<unknown>,
+  options: ContentTreeOptions = {},
+): ContentElement[] {
+  const baseUrl = options.baseUrl ?? null;
+  const rootSink = newSink();
+  const stack: Frame[] = [];
+  let sink = rootSink;
+  let region: RegionFrame | null = null;
+  let pre = 0;
+  let preFrame: Frame | null = null;
+  let tableDepth = 0;
+  let outDepth = 0;
+  let lastTextKept = false;
+  let pending: RegionCheck[] = [];
+  let keptAncestors = 0;
+  let lastKeptText: DomNode | null = null;
+
+  const onText = (isKept: boolean) => {
+    for (const p of pending) p.nextKept = isKept;
+    if (pending.length > 0) pending = [];
+    lastTextKept = isKept;
+  };
+
+  const newRegion = (): RegionCheck => {
+    const r: RegionCheck = { prevKept: lastTextKept, nextKept: false, frame: region };
+    pending.push(r);
+    return r;
+  };
+
+  /** Handles an element; returns true when the walk should descend (a frame was pushed). */
+  const enter = (element: DomElement): boolean => {
+    const tag = element.localName;
+    let kind = KIND.get(tag) ?? Kind.Transparent;
+    if (kind === Kind.Drop) return false;
+    if (pre > 0) {
+      if (kind === Kind.Br) {
+        push(sink, { kind: 'text', text: '\n' });
+        return false;
+      }
+      if (tag === 'code' && preFrame && preFrame.language === undefined) preFrame.language = languageOf(element);
+      if (kind === Kind.Img || kind === Kind.Hr) return false;
+      kind = Kind.Transparent;
+    }
+    if (tableDepth === 0 && (kind === Kind.TSection || kind === Kind.Tr || tag === 'td' || tag === 'th')) kind = Kind.Flow;
+    if (outDepth >= MAX_OUT_DEPTH) {
+      if (kind === Kind.Inline) kind = Kind.Transparent;
+      else if (kind >= Kind.Para) kind = Kind.Flow;
+    }
+    switch (kind) {
+      case Kind.Br:
+        push(sink, el('br', []));
+        return false;
+      case Kind.Img: {
+        const w = element.getAttribute('width');
+        const h = element.getAttribute('height');
+        if ((w !== null && PIXEL.test(w)) || (h !== null && PIXEL.test(h))) return false;
+        const src = pickImageSrc(element, baseUrl);
+        if (src === null) return false;
+        const attrs: ContentAttrs = { src, alt: (element.getAttribute('alt') ?? '').replace(ASCII_SPACE_RUN, ' ').trim() };
+        const title = element.getAttribute('title');
+        if (title) attrs.title = title.replace(ASCII_SPACE_RUN, ' ').trim();
+        const img = el('img', [], attrs);
+        img.region = newRegion();
+        push(sink, img);
+        sink.content = true;
+        return false;
+      }
+      case Kind.Hr: {
+        const hr = el('hr', []);
+        hr.region = newRegion();
+        hr.region.frame = null;
+        push(sink, hr);
+        return false;
+      }
+      default:
+        break;
+    }
+    const transparent = kind === Kind.Transparent;
+    const frame: Frame = {
+      kind,
+      tag,
+      el: element,
+      sink: transparent ? sink : newSink(),
+      region: null,
+      counted: !transparent && kind !== Kind.Flow,
+      keptElement: kept.has(element),
+    };
+    if (frame.keptElement) keptAncestors++;
+    if (kind === Kind.Para || kind === Kind.Mixed) {
+      frame.region = { hasKept: false, parent: region };
+      region = frame.region;
+    }
+    if (kind === Kind.Pre) {
+      pre++;
+      preFrame = frame;
+      frame.language = languageOf(element);
+    }
+    if (kind === Kind.Table) tableDepth++;
+    if (frame.counted) outDepth++;
+    stack.push(frame);
+    sink = frame.sink;
+    return true;
+  };
+
+  const exit = () => {
+    const frame = stack.pop()!;
+    const parent = stack.length > 0 ? stack[stack.length - 1].sink : rootSink;
+    sink = parent;
+    if (frame.counted) outDepth--;
+    if (frame.keptElement) keptAncestors--;
+    if (frame.region) {
+      if (frame.region.hasKept && frame.region.parent) frame.region.parent.hasKept = true;
+      region = frame.region.parent;
+    }
+    const child = frame.sink;
+    switch (frame.kind) {
+      case Kind.Transparent:
+        return;
+      case Kind.Flow:
+        for (const b of groupRuns(child.nodes)) push(parent, b);
+        if (child.content) parent.content = true;
+        return;
+      case Kind.Inline: {
+        if (!child.content) {
+          if (child.nodes.length > 0) pushSpace(parent);
+          return;
+        }
+        parent.content = true;
+        const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
+        let attrs: ContentAttrs | null = {};
+        if (tag === 'a') {
+          const href = frame.el.getAttribute('href');
+          const safe = href === null ? null : safeUrl(href, baseUrl, 'link');
+          if (safe === null) attrs = null;
+          else {
+            attrs.href = safe;
+            const title = frame.el.getAttribute('title');
+            if (title) attrs.title = title.replace(ASCII_SPACE_RUN, ' ').trim();
+          }
+        }
+        if (attrs === null || child.hasBlock) {
+          for (const n of child.nodes) push(parent, n);
+        } else push(parent, el(tag, child.nodes, attrs));
+        return;
+      }
+      case Kind.Para: {
+        if (!child.content) return;
+        parent.content = true;
+        if (frame.tag === 'p' && child.hasBlock) {
+          for (const b of groupRuns(child.nodes)) push(parent, b);
+          return;
+        }
+        const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
+        push(parent, el(tag, child.hasBlock ? flattenInline(child.nodes) : child.nodes));
+        return;
+      }
+      case Kind.Mixed: {
+        const cell = frame.tag === 'td' || frame.tag === 'th';
+        if (!child.content && !cell) return;
+        if (child.content) parent.content = true;
+        const attrs: ContentAttrs = {};
+        if (cell) {
+          const colspan = spanOf(frame.el, 'colspan');
+          const rowspan = spanOf(frame.el, 'rowspan');
+          if (colspan !== undefined) attrs.colspan = colspan;
+          if (rowspan !== undefined) attrs.rowspan = rowspan;
+        }
+        push(parent, el(frame.tag as ContentTag, child.nodes, attrs));
+        return;
+      }
+      case Kind.List: {
+        if (!child.content) return;
+        parent.content = true;
+        const items: ContentElement[] = [];
+        let run: ContentNode[] = [];
+        const flush = () => {
+          if (run.length > 0 && hasContent(run)) items.push(el('li', run));
+          run = [];
+        };
+        for (const n of child.nodes) {
+          if (n.kind === 'el' && n.tag === 'li') {
+            flush();
+            items.push(n);
+          } else if (isBlockNode(n)) {
+            flush();
+            items.push(el('li', [n]));
+          } else run.push(n);
+        }
+        flush();
+        if (items.length > 0) push(parent, el(frame.tag === 'ol' ? 'ol' : 'ul', items));
+        return;
+      }
+      case Kind.Dl: {
+        if (!child.content) return;
+        parent.content = true;
+        const items: ContentElement[] = [];
+        let run: ContentNode[] = [];
+        const flush = () => {
+          if (run.length > 0 && hasContent(run)) items.push(el('dd', run));
+          run = [];
+        };
+        for (const n of child.nodes) {
+          if (n.kind === 'el' && (n.tag === 'dt' || n.tag === 'dd')) {
+            flush();
+            items.push(n);
+          } else if (isBlockNode(n)) {
+            flush();
+            items.push(el('dd', [n]));
+          } else run.push(n);
+        }
+        flush();
+        if (items.length > 0) push(parent, el('dl', items));
+        return;
+      }
+      case Kind.Pre: {
+        pre--;
+        preFrame = null;
+        for (let i = stack.length - 1; i >= 0; i--) {
+          if (stack[i].kind === Kind.Pre) {
+            preFrame = stack[i];
+            break;
+          }
+        }
+        if (!child.content) return;
+        parent.content = true;
+        if (pre > 0) {
+          // a pre inside a pre: its text joins the outer one
+          for (const n of child.nodes) push(parent, n);
+          return;
+        }
+        const text = textOf(child.nodes).replace(/^\n/, '').replace(/\s+$/, '');
+        const attrs: ContentAttrs = {};
+        if (frame.language !== undefined) attrs.language = frame.language;
+        push(parent, el('pre', [el('code', [{ kind: 'text', text }], attrs)]));
+        return;
+      }
+      case Kind.TSection: {
+        for (const n of child.nodes) {
+          if (n.kind === 'el' && n.tag === 'tr') {
+            if (frame.tag === 'thead') n.head = true;
+            push(parent, n);
+          } else push(parent, n);
+        }
+        if (child.content) parent.content = true;
+        return;
+      }
+      case Kind.Tr: {
+        const cells: ContentElement[] = [];
+        for (const n of child.nodes) {
+          if (n.kind === 'el' && (n.tag === 'td' || n.tag === 'th')) cells.push(n);
+          else if (n.kind === 'el' || NON_BLANK.test(n.text)) cells.push(el('td', [n]));
+        }
+        if (child.content) parent.content = true;
+        if (cells.length > 0) push(parent, el('tr', cells));
+        return;
+      }
+      case Kind.Table: {
+        tableDepth--;
+        if (!child.content) return;
+        parent.content = true;
+        finishTable(child.nodes, parent);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  let node: DomNode | null = root.firstChild;
+  while (node !== null) {
+    let descended = false;
+    if (node.nodeType === 3) {
+      const data = (node as DomText).data;
+      // A block is one Text node, or a run of adjacent ones (the parser joins text split at character
+      // references), or everything inside the top element of its merged chain.
+      const isKept =
+        keptAncestors > 0 || kept.has(node) || (lastKeptText !== null && lastKeptText.nextSibling === node);
+      if (isKept) {
+        lastKeptText = node;
+        onText(true);
+        const r = region as RegionFrame | null;
+        if (r) r.hasKept = true;
+        sink.content = true;
+        push(sink, { kind: 'text', text: pre > 0 ? data : data.replace(ASCII_SPACE_RUN, ' ') });
+      } else if (NON_BLANK.test(data)) {
+        onText(false);
+      } else if (pre > 0) {
+        push(sink, { kind: 'text', text: data });
+      } else if (data.length > 0) {
+        pushSpace(sink);
+      }
+    } else if (node.nodeType === 1) {
+      descended = enter(node as DomElement);
+    }
+    if (descended) {
+      if (node.firstChild !== null) {
+        node = node.firstChild;
+        continue;
+      }
+      exit();
+    }
+    while (node !== null && node.nextSibling === null) {
+      node = node.parentNode;
+      if (node === null || node === root) {
+        node = null;
+        break;
+      }
+      exit();
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  while (stack.length > 0) exit();
+
+  return finalizeBlocks(groupRuns(rootSink.nodes));
+}
+
+/** A table of data cells stays a table; a layout table (blocks in cells, or one column) becomes its cells' blocks. */
+function finishTable(nodes: readonly ContentNode[], parent: Sink): void {
+  const rows: ContentElement[] = [];
+  const before: ContentElement[] = [];
+  for (const n of nodes) {
+    if (n.kind === 'el' && n.tag === 'tr') {
+      if (hasContent(n.children)) rows.push(n);
+    } else if (n.kind === 'el' && n.tag === 'p') before.push(n); // caption, stray text
+    else if (isBlockNode(n)) before.push(n);
+  }
+  for (const b of before) push(parent, b);
+  if (rows.length === 0) return;
+  let layout = false;
+  let maxCols = 0;
+  for (const row of rows) {
+    let cols = 0;
+    for (const cell of row.children as ContentElement[]) {
+      cols += cell.attrs.colspan ?? 1;
+      // a single paragraph in a cell is just its text
+      const blocks = cell.children.filter(isBlockNode);
+      if (blocks.length === 1 && blocks[0].tag === 'p' && cell.children.every((c) => c === blocks[0] || !hasContent([c]))) {
+        cell.children = blocks[0].children;
+      } else if (blocks.length > 0) layout = true;
+    }
+    maxCols = Math.max(maxCols, cols);
+  }
+  if (layout || maxCols <= 1) {
+    for (const row of rows) {
+      for (const cell of row.children as ContentElement[]) for (const b of groupRuns(cell.children)) push(parent, b);
+    }
+    return;
+  }
+  const headRows = rows.filter((r) => r.head);
+  const bodyRows = rows.filter((r) => !r.head);
+  const children: ContentElement[] = [];
+  if (headRows.length > 0) children.push(el('thead', headRows));
+  if (bodyRows.length > 0) children.push(el('tbody', bodyRows));
+  push(parent, el('table', children));
+}
+
+/** Drops rejected images and rules, prunes what became empty, trims the whitespace at the edges of inline runs. */
+function finalizeBlocks(nodes: ContentElement[]): ContentElement[] {
+  return finalizeChildren(nodes, true) as ContentElement[];
+}
+
+const regionKept = (r: RegionCheck, isImage: boolean): boolean =>
+  (r.prevKept && r.nextKept) || (isImage && r.frame !== null && r.frame.hasKept);
+
+function finalizeChildren(nodes: readonly ContentNode[], blockContext: boolean): ContentNode[] {
+  const out: ContentNode[] = [];
+  for (const n of nodes) {
+    if (n.kind === 'text') {
+      if (n.text !== '') out.push(n);
+      continue;
+    }
+    if (n.region) {
+      if (!regionKept(n.region, n.tag === 'img')) continue;
+      delete n.region;
+      out.push(n);
+      continue;
+    }
+    if (n.tag === 'br' || n.tag === 'pre') {
+      out.push(n);
+      continue;
+    }
+    n.children = finalizeChildren(n.children, BLOCK_TAGS.has(n.tag));
+    if (n.tag === 'td' || n.tag === 'th' || hasContent(n.children)) out.push(n);
+  }
+  if (blockContext) trimRuns(out);
+  return out;
+}
+
+/** In a block: each inline run loses leading/trailing spaces and line breaks; double spaces across nodes collapse. */
+function trimRuns(nodes: ContentNode[]): void {
+  let start = 0;
+  for (let i = 0; i <= nodes.length; i++) {
+    if (i === nodes.length || isBlockNode(nodes[i])) {
+      if (i > start) trimRun(nodes, start, i);
+      start = i + 1;
+    }
+  }
+  // drop line breaks and blank texts left at the edges of runs
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i];
+    const prev = nodes[i - 1];
+    const next = nodes[i + 1];
+    const edge = prev === undefined || next === undefined || isBlockNode(prev) || isBlockNode(next);
+    if (n.kind === 'text' && n.text === '') nodes.splice(i, 1);
+    else if (edge && n.kind === 'el' && n.tag === 'br') nodes.splice(i, 1);
+  }
+}
+
+function trimRun(nodes: ContentNode[], start: number, end: number): void {
+  const leaves: Array<ContentText | ContentElement> = [];
+  const collect = (list: readonly ContentNode[], from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const n = list[i];
+      if (n.kind === 'text' || n.tag === 'br' || n.tag === 'img') leaves.push(n);
+      else collect(n.children, 0, n.children.length);
+    }
+  };
+  collect(nodes, start, end);
+  let prevSpace = true;
+  let lastText: ContentText | null = null;
+  for (const leaf of leaves) {
+    if (leaf.kind === 'text') {
+      if (prevSpace) leaf.text = leaf.text.replace(/^ +/, '');
+      if (leaf.text === '') continue;
+      prevSpace = leaf.text.endsWith(' ');
+      lastText = leaf;
+    } else if (leaf.tag === 'br') {
+      if (lastText) lastText.text = lastText.text.replace(/ +$/, '');
+      prevSpace = true;
+      lastText = null;
+    } else {
+      prevSpace = false;
+      lastText = null;
+    }
+  }
+  for (let i = leaves.length - 1; i >= 0; i--) {
+    const leaf = leaves[i];
+    if (leaf.kind !== 'text') {
+      if (leaf.tag === 'img') break;
+      continue;
+    }
+    leaf.text = leaf.text.replace(/ +$/, '');
+    if (leaf.text !== '') break;
+  }
+}
+
+/** The kept Text nodes of a page: `blocks[i].domNode` for every block labelled 1. */
+export function keptTextNodes(blocks: ReadonlyArray<{ domNode: unknown }>, labels: ArrayLike<number>): Set<unknown> {
+  const kept = new Set<unknown>();
+  for (let i = 0; i < blocks.length; i++) if (labels[i] === 1) kept.add(blocks[i].domNode);
+  return kept;
+}
