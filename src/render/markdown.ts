@@ -4,6 +4,7 @@
 
 import type { DomNode } from '../parse/dom.js';
 import {
+  BLOCK_TAGS,
   buildContentTree,
   isBlockNode,
   type ContentElement,
@@ -143,7 +144,8 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
       default: {
         // sup, sub (no markdown form: the content alone); a stray block: its content between spaces
         const e = n as ContentElement;
-        out += isBlockNode(e) ? ' ' + renderInline(e.children, ctx) + ' ' : renderInline(e.children, ctx);
+        const inner = renderInline(e.children, ctx);
+        out += BLOCK_TAGS.has(e.tag) ? ` ${inner} ` : inner;
       }
     }
   }
