@@ -24,6 +24,9 @@ export interface CdomNode {
   /** Distance from the CDOM root (root = 0). */
   depth: number;
   props: NodeProps;
+  /** The original linkedom node: for a leaf the (first) Text node (linkedom splits text at character references; a leaf
+   *  joins the adjacent Text nodes), for a merged chain its top element, otherwise the element. */
+  domNode: unknown;
   /** Free slot for per-node data computed by later stages (feature code). */
   [key: string]: unknown;
 }
@@ -53,6 +56,18 @@ export interface NodeProps {
   brBefore: boolean;
   brAfter: boolean;
   containsForm: boolean;
+  /** Children plus their nChildrenDeep (reference; unused by features). */
+  nChildrenDeep: number;
+  // pith additions: Unicode-aware statistics (letter/digit runs, one word per CJK character, multilingual
+  // lower-cased stop words, wider punctuation) and link characters counted through ANY `a` ancestor.
+  uWords: number;
+  uStopwords: number;
+  uWordsWithCapital: number;
+  uTotalWordLength: number;
+  uPunctuation: number;
+  uSentences: number;
+  uEndsWithPunctuation: boolean;
+  uCharsInLink: number;
   [key: string]: number | boolean;
 }
 

@@ -1,0 +1,370 @@
+// Collapsed DOM (spec §1) and raw node properties (spec §3), built in ONE iterative forward walk over the DOM.
+// Iterative, not recursive: real pages nest thousands of unclosed tags deep.
+import type { CdomNode, NodeProps } from '../types.js';
+import { DOCUMENT_NODE, type DomDocument, type DomElement, type DomNode, isElement, isText, topLevelNodes } from './dom.js';
+import { isBlankText, javaTrim, normaliseWhitespace, paperTextStats, unicodeTextStats } from './text-stats.js';
+import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
+
+/** Spec §1 rule 3 (`checkbox` and `radio` are not tag names and never match; kept for fidelity). */
+export const SKIP_TAGS: ReadonlySet<string> = new Set([
+  '#doctype', 'br', 'checkbox', 'head', 'hr', 'iframe', 'img', 'input', 'meta', 'noscript', 'radio', 'script',
+  'select', 'style', 'textarea', 'title', 'video',
+]);
+
+/** `Settings.blockTags` of the reference (50 names, `br` included). */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'canvas', 'center', 'checkbox', 'dd', 'div', 'dl',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
+  'hgroup', 'hr', 'html', 'iframe', 'input', 'li', 'main', 'nav', 'noscript', 'ol', 'output', 'p', 'pre', 'radio',
+  'section', 'select', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'thead', 'tr', 'ul', 'video',
+]);
+
+/** The patent's counted child tags. */
+const PATENT_CHILD_TAGS: ReadonlySet<string> = new Set([
+  'div', 'span', 'a', 'b', 'br', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'li', 'ul', 'ol', 'p', 'pre', 'q',
+  'table', 'tr', 'td',
+]);
+
+/** Per-element counters shared by the leaves directly under it. */
+export interface ElementCounts {
+  /** Child elements of the raw parent whose tag is one of the patent's counted tags. */
+  countedChildTags: number;
+}
+
+/** What the walk knows about a leaf beyond its CdomNode (pith features). Parallel to `blocks`. */
+export interface LeafInfo {
+  context: AncestorContext;
+  /** Depth of the text node in the raw DOM, below the walk root (root's children = 1). */
+  rawDepth: number;
+  parentCounts: ElementCounts;
+}
+
+export interface CdomResult {
+  root: CdomNode | null;
+  blocks: CdomNode[];
+  leafInfo: LeafInfo[];
+  truncated: boolean;
+  truncatedReason?: string;
+  /** Elements visited (skipped ones included). */
+  nDomElements: number;
+}
+
+export interface CdomLimits {
+  maxDomNodes: number;
+  maxBlocks: number;
+}
+
+interface Frame {
+  el: DomNode;
+  tag: string;
+  classAttr: string;
+  id: string;
+  prevName: string;
+  nextName: string;
+  cursor: DomNode | null;
+  /** Children as an array, used instead of `cursor` for the document (see topLevelNodes). */
+  list: DomNode[] | null;
+  listIndex: number;
+  prevChildName: string;
+  kept: CdomNode[];
+  hasInput: boolean;
+  context: AncestorContext;
+  rawDepth: number;
+  counts: ElementCounts;
+}
+
+const WS_SPLIT = /\s+/;
+function splitClasses(cls: string): string[] {
+  if (cls.length === 0) return [];
+  const t = cls.trim();
+  if (t.length === 0) return [];
+  const parts = t.split(WS_SPLIT);
+  if (parts.length < 2) return parts;
+  return [...new Set(parts)];
+}
+
+function nameOf(n: DomNode | null): string {
+  if (n === null) return '';
+  return isElement(n) ? n.localName : '';
+}
+
+function leafProps(text: string, start: number, prevName: string, nextName: string): NodeProps {
+  const t = javaTrim(text);
+  const s = paperTextStats(t);
+  const u = unicodeTextStats(t);
+  return {
+    nCharacters: s.nCharacters,
+    nWords: s.nWords,
+    nSentences: s.nSentences,
+    nPunctuation: s.nPunctuation,
+    nNumeric: s.nNumeric,
+    nStopwords: s.nStopwords,
+    nWordsWithCapital: s.nWordsWithCapital,
+    totalWordLength: s.totalWordLength,
+    nCharsInLink: 0,
+    endsWithPunctuation: s.endsWithPunctuation,
+    endsWithQuestionMark: s.endsWithQuestionMark,
+    containsCopyright: s.containsCopyright,
+    containsEmail: s.containsEmail,
+    containsUrl: s.containsUrl,
+    containsYear: s.containsYear,
+    startPosition: start,
+    endPosition: start + text.length,
+    blockBreakBefore: BLOCK_TAGS.has(prevName),
+    blockBreakAfter: BLOCK_TAGS.has(nextName),
+    brBefore: prevName === 'br',
+    brAfter: nextName === 'br',
+    containsForm: false,
+    uWords: u.uWords,
+    uStopwords: u.uStopwords,
+    uWordsWithCapital: u.uWordsWithCapital,
+    uTotalWordLength: u.uTotalWordLength,
+    uPunctuation: u.uPunctuation,
+    uSentences: u.uSentences,
+    uEndsWithPunctuation: u.uEndsWithPunctuation,
+    uCharsInLink: 0,
+    nChildrenDeep: 0,
+  };
+}
+
+function propagateLeft(children: CdomNode[]): void {
+  let n: CdomNode | undefined = children[0];
+  while (n !== undefined && !n.props.blockBreakBefore) {
+    n.props.blockBreakBefore = true;
+    n = n.children[0];
+  }
+}
+
+function propagateRight(children: CdomNode[]): void {
+  let n: CdomNode | undefined = children[children.length - 1];
+  while (n !== undefined && !n.props.blockBreakAfter) {
+    n.props.blockBreakAfter = true;
+    n = n.children[n.children.length - 1];
+  }
+}
+
+/** Spec §3.2: an element with exactly one kept child is merged into it (the child object is reused). */
+function mergeInto(f: Frame, child: CdomNode): CdomNode {
+  child.tags.unshift(f.tag);
+  child.classNames.unshift(splitClasses(f.classAttr));
+  child.ids.unshift(f.id);
+  child.domNode = f.el;
+  const p = child.props;
+  if (f.tag === 'a') p.nCharsInLink = p.nCharacters;
+  const bbBefore = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
+  const bbAfter = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
+  p.blockBreakBefore = bbBefore;
+  p.blockBreakAfter = bbAfter;
+  if (bbBefore) propagateLeft(child.children);
+  if (bbAfter) propagateRight(child.children);
+  p.brBefore = p.brBefore || f.prevName === 'br';
+  p.brAfter = p.brAfter || f.nextName === 'br';
+  return child;
+}
+
+/** Spec §3.3: an element with two or more kept children. */
+function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
+  let nCharacters = 0, nWords = 0, nSentences = 0, nPunctuation = 0, nNumeric = 0, nStopwords = 0;
+  let nWordsWithCapital = 0, totalWordLength = 0, nCharsInLink = 0, nChildrenDeep = 0;
+  let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0, uPunctuation = 0, uSentences = 0;
+  let uCharsInLink = 0;
+  let containsCopyright = false, containsEmail = false, containsUrl = false, containsYear = false;
+  const isA = f.tag === 'a';
+  for (const k of kids) {
+    const c = k.props;
+    nCharacters += c.nCharacters;
+    nWords += c.nWords;
+    nSentences += c.nSentences;
+    nPunctuation += c.nPunctuation;
+    nNumeric += c.nNumeric;
+    nStopwords += c.nStopwords;
+    nWordsWithCapital += c.nWordsWithCapital;
+    totalWordLength += c.totalWordLength;
+    nCharsInLink += isA ? c.nCharacters : c.nCharsInLink;
+    nChildrenDeep += 1 + c.nChildrenDeep;
+    uWords += c.uWords;
+    uStopwords += c.uStopwords;
+    uWordsWithCapital += c.uWordsWithCapital;
+    uTotalWordLength += c.uTotalWordLength;
+    uPunctuation += c.uPunctuation;
+    uSentences += c.uSentences;
+    uCharsInLink += c.uCharsInLink;
+    containsCopyright ||= c.containsCopyright;
+    containsEmail ||= c.containsEmail;
+    containsUrl ||= c.containsUrl;
+    containsYear ||= c.containsYear;
+  }
+  const first = kids[0].props;
+  const last = kids[kids.length - 1].props;
+  const bbBefore = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
+  const bbAfter = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
+  const props: NodeProps = {
+    nCharacters, nWords, nSentences, nPunctuation, nNumeric, nStopwords, nWordsWithCapital, totalWordLength,
+    nCharsInLink,
+    endsWithPunctuation: last.endsWithPunctuation,
+    endsWithQuestionMark: last.endsWithQuestionMark,
+    containsCopyright, containsEmail, containsUrl, containsYear,
+    startPosition: first.startPosition,
+    endPosition: last.endPosition,
+    blockBreakBefore: bbBefore,
+    blockBreakAfter: bbAfter,
+    brBefore: f.prevName === 'br',
+    brAfter: f.nextName === 'br',
+    containsForm: f.hasInput,
+    uWords, uStopwords, uWordsWithCapital, uTotalWordLength, uPunctuation, uSentences,
+    uEndsWithPunctuation: last.uEndsWithPunctuation,
+    uCharsInLink,
+    nChildrenDeep,
+  };
+  if (bbBefore) propagateLeft(kids);
+  if (bbAfter) propagateRight(kids);
+  const node: CdomNode = {
+    tags: [f.tag],
+    classNames: [splitClasses(f.classAttr)],
+    ids: [f.id],
+    text: '',
+    children: kids,
+    parent: null,
+    depth: 0,
+    props,
+    domNode: f.el,
+  };
+  for (const k of kids) k.parent = node;
+  return node;
+}
+
+function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null): Frame {
+  let classAttr = '';
+  let id = '';
+  let context = ROOT_CONTEXT;
+  if (isElement(el)) {
+    classAttr = el.getAttribute('class') ?? '';
+    id = el.getAttribute('id') ?? '';
+    context = childContext(parent ? parent.context : ROOT_CONTEXT, el as DomElement, tag, classAttr, id,
+      parent ? parent.rawDepth + 1 : 0);
+  }
+  return {
+    el, tag, classAttr, id, prevName, nextName,
+    cursor: el.nodeType === DOCUMENT_NODE ? null : el.firstChild,
+    list: el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null,
+    listIndex: 0,
+    prevChildName: '',
+    kept: [],
+    hasInput: false,
+    context,
+    rawDepth: parent ? parent.rawDepth + 1 : 0,
+    counts: { countedChildTags: 0 },
+  };
+}
+
+/**
+ * Builds the CDOM under `rootNode` (an element, or a document treated as `rootTag`).
+ * Blocks are the leaves in document order; positions are cumulative offsets of the leaf texts (text order).
+ */
+export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits): CdomResult {
+  const blocks: CdomNode[] = [];
+  const leafInfo: LeafInfo[] = [];
+  let truncatedReason: string | undefined;
+  let nDomElements = 0;
+  let position = 0;
+  let result: CdomNode | null = null;
+
+  const stack: Frame[] = [newFrame(rootNode, rootTag, '', '', null)];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    let c: DomNode | null = null;
+    let next: DomNode | null = null;
+    if (truncatedReason === undefined) {
+      if (f.list === null) {
+        c = f.cursor;
+        if (c !== null) next = f.cursor = c.nextSibling;
+      } else if (f.listIndex < f.list.length) {
+        c = f.list[f.listIndex++];
+        next = f.listIndex < f.list.length ? f.list[f.listIndex] : null;
+      }
+    }
+    if (c === null) {
+      // Finish this element.
+      stack.pop();
+      const parent = stack.length > 0 ? stack[stack.length - 1] : null;
+      let node: CdomNode | null = null;
+      if (f.kept.length === 1) node = mergeInto(f, f.kept[0]);
+      else if (f.kept.length > 1) node = aggregate(f, f.kept);
+      if (parent) {
+        if (node) parent.kept.push(node);
+        if (f.hasInput) parent.hasInput = true;
+      } else {
+        result = node;
+      }
+      continue;
+    }
+    if (isText(c)) {
+      const prevName = f.prevChildName;
+      f.prevChildName = '';
+      // linkedom splits text at every character reference ("AT&amp;T" -> "AT", "&", "T"); jsoup has one text node.
+      let raw = c.data;
+      while (next !== null && isText(next)) {
+        raw += next.data;
+        if (f.list === null) {
+          next = f.cursor = next.nextSibling;
+        } else {
+          f.listIndex++;
+          next = f.listIndex < f.list.length ? f.list[f.listIndex] : null;
+        }
+      }
+      if (isBlankText(raw)) continue;
+      if (blocks.length >= limits.maxBlocks) {
+        truncatedReason = `more than ${limits.maxBlocks} blocks (limits.maxBlocks); the rest of the page was ignored`;
+        continue;
+      }
+      const text = normaliseWhitespace(raw);
+      const props = leafProps(text, position, prevName, nameOf(next));
+      position += text.length;
+      const leaf: CdomNode = {
+        tags: ['#text'],
+        classNames: [[]],
+        ids: [''],
+        text,
+        children: [],
+        parent: null,
+        depth: 0,
+        props,
+        domNode: c,
+      };
+      if (f.context.inLink) props.uCharsInLink = props.nCharacters;
+      blocks.push(leaf);
+      leafInfo.push({ context: f.context, rawDepth: f.rawDepth + 1, parentCounts: f.counts });
+      f.kept.push(leaf);
+    } else if (isElement(c)) {
+      const tag = c.localName;
+      const prevName = f.prevChildName;
+      f.prevChildName = tag;
+      nDomElements++;
+      if (nDomElements > limits.maxDomNodes) {
+        truncatedReason = `more than ${limits.maxDomNodes} DOM elements (limits.maxDomNodes); the rest of the page was ignored`;
+        continue;
+      }
+      if (PATENT_CHILD_TAGS.has(tag)) f.counts.countedChildTags++;
+      if (SKIP_TAGS.has(tag)) {
+        if (tag === 'input') f.hasInput = true;
+        continue;
+      }
+      stack.push(newFrame(c, tag, prevName, nameOf(next), f));
+    } else {
+      f.prevChildName = '';
+    }
+  }
+
+  // Depths, top-down (iterative).
+  if (result) {
+    const todo: CdomNode[] = [result];
+    while (todo.length > 0) {
+      const n = todo.pop()!;
+      for (const k of n.children) {
+        k.depth = n.depth + 1;
+        todo.push(k);
+      }
+    }
+  }
+  return { root: result, blocks, leafInfo, truncated: truncatedReason !== undefined, truncatedReason, nDomElements };
+}

@@ -1,0 +1,158 @@
+// What a block inherits from ALL its raw DOM ancestors (pith features): ancestor tags, ARIA roles, class/id words,
+// hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
+// reuses its parent's context, so the walk allocates only where something changes.
+import type { DomElement } from './dom.js';
+
+/** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
+export const ANCESTOR_TAGS: readonly string[] = [
+  'main', 'article', 'section', 'nav', 'aside', 'header', 'footer', 'form', 'li', 'ul', 'ol', 'dl', 'table', 'th',
+  'caption', 'figure', 'figcaption', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'label', 'a', 'p',
+  'pre', 'code', 'address', 'time', 'small', 'menu', 'details', 'dialog', 'template',
+];
+const ANCESTOR_TAG_INDEX: ReadonlyMap<string, number> = new Map(ANCESTOR_TAGS.map((t, i) => [t, i]));
+
+/** ARIA roles (`role_<name>`); several role values map to one feature. */
+export const ROLE_NAMES: readonly string[] = [
+  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'article',
+];
+const ROLE_INDEX: ReadonlyMap<string, number> = new Map([
+  ...ROLE_NAMES.map((r, i) => [r, i] as [string, number]),
+  ['alertdialog', 6], ['menubar', 7], ['menuitem', 7], ['tablist', 7], ['toolbar', 7],
+]);
+
+/** Class/id words (`cls_<word>`), matched on tokens split at `-`, `_`, spaces, digits and camelCase. */
+export const CLASS_WORDS: readonly string[] = [
+  'nav', 'menu', 'footer', 'header', 'sidebar', 'comment', 'share', 'social', 'related', 'cookie', 'banner', 'ad',
+  'promo', 'breadcrumb', 'widget', 'subscribe', 'newsletter', 'popup', 'modal', 'article', 'content', 'post',
+  'entry', 'body', 'main', 'text', 'story', 'author', 'date', 'tag', 'caption', 'title', 'hidden', 'pagination',
+];
+const w = (s: string): number => CLASS_WORDS.indexOf(s);
+const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
+  ...CLASS_WORDS.map((c, i) => [c, i] as [string, number]),
+  ['navigation', w('nav')], ['navbar', w('nav')], ['topnav', w('nav')], ['menus', w('menu')],
+  ['dropdown', w('menu')], ['foot', w('footer')], ['masthead', w('header')], ['sidebars', w('sidebar')],
+  ['aside', w('sidebar')], ['comments', w('comment')], ['disqus', w('comment')], ['reply', w('comment')],
+  ['sharing', w('share')], ['sharer', w('share')], ['facebook', w('social')], ['twitter', w('social')],
+  ['recommended', w('related')], ['cookies', w('cookie')], ['consent', w('cookie')], ['gdpr', w('cookie')],
+  ['banners', w('banner')], ['ads', w('ad')], ['advert', w('ad')], ['adv', w('ad')], ['advertisement', w('ad')],
+  ['sponsor', w('ad')], ['sponsored', w('ad')], ['dfp', w('ad')], ['promotion', w('promo')],
+  ['breadcrumbs', w('breadcrumb')], ['crumbs', w('breadcrumb')], ['widgets', w('widget')],
+  ['signup', w('subscribe')], ['subscription', w('subscribe')], ['popover', w('popup')], ['overlay', w('modal')],
+  ['articles', w('article')], ['contents', w('content')], ['posts', w('post')], ['hentry', w('entry')],
+  ['prose', w('text')], ['byline', w('author')], ['time', w('date')], ['published', w('date')],
+  ['tags', w('tag')], ['headline', w('title')], ['heading', w('title')], ['pager', w('pagination')],
+]);
+
+export interface AncestorContext {
+  /** [ANCESTOR_TAGS.length] 1 when some ancestor element has the tag. */
+  readonly tags: Uint8Array;
+  /** [ROLE_NAMES.length] 1 when some ancestor has the role. */
+  readonly roles: Uint8Array;
+  /** [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none. */
+  readonly classDepth: Int32Array;
+  /** Some ancestor is hidden (hidden attribute, aria-hidden=true, inline display:none / visibility:hidden, template). */
+  readonly hidden: boolean;
+  /** Some ancestor is an `a` element. */
+  readonly inLink: boolean;
+  /** Level (1-6) of the nearest heading ancestor, 0 when none. */
+  readonly heading: number;
+}
+
+export const ROOT_CONTEXT: AncestorContext = Object.freeze({
+  tags: new Uint8Array(ANCESTOR_TAGS.length),
+  roles: new Uint8Array(ROLE_NAMES.length),
+  classDepth: new Int32Array(CLASS_WORDS.length).fill(-1),
+  hidden: false,
+  inLink: false,
+  heading: 0,
+});
+
+const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
+const tokenCache = new Map<string, readonly number[]>();
+const NO_WORDS: readonly number[] = [];
+
+/** Indices of CLASS_WORDS found in a class or id string (cached per distinct string). */
+export function classWordIndices(s: string): readonly number[] {
+  if (s.length === 0) return NO_WORDS;
+  const hit = tokenCache.get(s);
+  if (hit !== undefined) return hit;
+  let out: number[] | null = null;
+  for (const tok of s.split(TOKEN_SPLIT)) {
+    if (tok.length < 2) continue;
+    const i = CLASS_TOKEN_INDEX.get(tok.toLowerCase());
+    if (i !== undefined) {
+      out ??= [];
+      if (!out.includes(i)) out.push(i);
+    }
+  }
+  const r = out ?? NO_WORDS;
+  if (tokenCache.size > 20_000) tokenCache.clear();
+  tokenCache.set(s, r);
+  return r;
+}
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
+  ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
+]);
+
+/** The context below element `el` (raw DOM depth `depth`), given its parent's. */
+export function childContext(
+  parent: AncestorContext, el: DomElement, tag: string, classAttr: string, id: string, depth: number,
+): AncestorContext {
+  let tags = parent.tags;
+  let roles = parent.roles;
+  let classDepth = parent.classDepth;
+  let hidden = parent.hidden;
+  let inLink = parent.inLink;
+  let heading = parent.heading;
+  let changed = false;
+
+  const ti = ANCESTOR_TAG_INDEX.get(tag);
+  if (ti !== undefined && tags[ti] === 0) {
+    tags = tags.slice();
+    tags[ti] = 1;
+    changed = true;
+  }
+  const h = HEADING_LEVEL.get(tag);
+  if (h !== undefined && h !== heading) {
+    heading = h;
+    changed = true;
+  }
+  if (tag === 'a' && !inLink) {
+    inLink = true;
+    changed = true;
+  }
+  const role = el.getAttribute('role');
+  if (role !== null && role.length > 0) {
+    for (const r of role.toLowerCase().split(' ')) {
+      const ri = ROLE_INDEX.get(r);
+      if (ri !== undefined && roles[ri] === 0) {
+        if (roles === parent.roles) roles = roles.slice();
+        roles[ri] = 1;
+        changed = true;
+      }
+    }
+  }
+  const cw = classWordIndices(classAttr);
+  const iw = classWordIndices(id);
+  if (cw.length > 0 || iw.length > 0) {
+    classDepth = classDepth.slice();
+    for (const i of cw) classDepth[i] = depth;
+    for (const i of iw) classDepth[i] = depth;
+    changed = true;
+  }
+  if (!hidden) {
+    const style = el.getAttribute('style');
+    if (
+      tag === 'template' ||
+      el.hasAttribute('hidden') ||
+      el.getAttribute('aria-hidden') === 'true' ||
+      (style !== null && HIDDEN_STYLE.test(style))
+    ) {
+      hidden = true;
+      changed = true;
+    }
+  }
+  return changed ? { tags, roles, classDepth, hidden, inLink, heading } : parent;
+}

@@ -1,0 +1,53 @@
+// parsePage: HTML string -> linkedom document -> collapsed DOM -> blocks. Pure; never throws on odd markup.
+import { DEFAULT_LIMITS, type Limits } from '../config.js';
+import { PithError } from '../errors.js';
+import type { CdomNode } from '../types.js';
+import { type LeafInfo, buildCdom } from './cdom.js';
+import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
+import { normaliseWhitespace, javaTrim } from './text-stats.js';
+
+export interface Page {
+  /** CDOM root (the body, merged down its single-child chain), null when the page has no text. */
+  root: CdomNode | null;
+  /** CDOM leaves in document order. */
+  blocks: CdomNode[];
+  /** Trimmed, whitespace-normalised `<title>`, null when absent. */
+  title: string | null;
+  truncated: boolean;
+  truncatedReason?: string;
+  /** The linkedom Document. */
+  document: unknown;
+  /** Per-block data of the walk used by the pith features; parallel to `blocks`. */
+  leafInfo: LeafInfo[];
+}
+
+export interface ParseOptions {
+  url?: string;
+  limits?: Partial<Limits>;
+}
+
+export function parsePage(html: string, opts: ParseOptions = {}): Page {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  if (html.length > limits.maxInputChars) {
+    throw new PithError(
+      'input_too_large',
+      `input is ${html.length} characters, more than limits.maxInputChars = ${limits.maxInputChars}: send a smaller page or raise the limit`,
+      { inputChars: html.length, maxInputChars: limits.maxInputChars },
+    );
+  }
+  const document = parseHtmlDocument(html);
+  const rawTitle = findTitle(document);
+  const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));
+  const { root: domRoot, tag } = findContentRoot(document);
+  const r = buildCdom(domRoot, tag, limits);
+  const page: Page = {
+    root: r.root,
+    blocks: r.blocks,
+    title: title === '' ? null : title,
+    truncated: r.truncated,
+    document,
+    leafInfo: r.leafInfo,
+  };
+  if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
+  return page;
+}

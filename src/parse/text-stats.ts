@@ -1,0 +1,249 @@
+// Word splitting, stop words and the regexes of the block statistics (spec §3.1), compiled once.
+// Two flavours: `paper` reproduces the reference (ASCII words, case-sensitive English stop words);
+// `pith` is Unicode-aware (letter/digit runs, one word per CJK character, lower-cased multilingual stop words).
+
+/** Statistics of one trimmed block text. All counts are integers. */
+export interface TextStats {
+  nCharacters: number;
+  nWords: number;
+  nSentences: number;
+  nPunctuation: number;
+  nNumeric: number;
+  nStopwords: number;
+  nWordsWithCapital: number;
+  totalWordLength: number;
+  endsWithPunctuation: boolean;
+  endsWithQuestionMark: boolean;
+  containsCopyright: boolean;
+  containsEmail: boolean;
+  containsUrl: boolean;
+  containsYear: boolean;
+}
+
+/** The pith-only statistics (Unicode words, wider punctuation). */
+export interface UnicodeTextStats {
+  uWords: number;
+  uStopwords: number;
+  uWordsWithCapital: number;
+  uTotalWordLength: number;
+  uPunctuation: number;
+  uSentences: number;
+  uEndsWithPunctuation: boolean;
+}
+
+// ---------------------------------------------------------------- whitespace
+
+const WS_RUN = /[ \t\n\f\r\u00a0]+/g;
+/** jsoup `TextNode.text()`: runs of whitespace (incl. NBSP) become one space; not trimmed. */
+export function normaliseWhitespace(s: string): string {
+  return s.replace(WS_RUN, ' ');
+}
+
+/** Java `String.trim()`: strips code units <= U+0020 at both ends. */
+export function javaTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+const NON_EMPTY = /[^\p{Z}\s]/u;
+/** Spec §1 rule 1/2: the text is empty when it matches `^[\p{Z}\s]*$` (NBSP-only counts as empty). */
+export function isBlankText(s: string): boolean {
+  return !NON_EMPTY.test(s);
+}
+
+// ---------------------------------------------------------------- paper (reference) statistics
+
+/** The reference's 124 English stop words (case-sensitive, lower case). */
+export const PAPER_STOPWORDS: ReadonlySet<string> = new Set(
+  ('a about above after again against all am an and any are as at be because been before being below between both ' +
+    'but by cannot could did do does doing down during each few for from further had has have having he her here ' +
+    'hers herself him himself his how i if in into is it its itself me more most my myself no nor not of off on ' +
+    'once only or other ought our ours ourselves out over own same she should so some such than that the their ' +
+    'theirs them themselves then there these they this those through to too under until up very was we were what ' +
+    'when where which while who whom why with would you your yours yourself yourselves').split(' '),
+);
+
+const ASCII_WORD_SPLIT = /[^A-Za-z0-9_]+/;
+const SENTENCE_BREAK = /(?<=[.?!;])\s+(?=\p{Lu})/gu;
+const DIGIT = /\p{Nd}/gu;
+// Java `\w` / `\b` are ASCII: no `u` flag on these three.
+const EMAIL = /\b(?=\S+)(?=\w+@[\w.]+)\b/;
+const URL = /\b(?:https?|ftp):\/\/[^\s/$.?#].[^\s]*\b/;
+const YEAR = /\b\d{4}\b/;
+
+function isPaperPunct(c: number): boolean {
+  // . , ? ; : !
+  return c === 46 || c === 44 || c === 63 || c === 59 || c === 58 || c === 33;
+}
+
+function countMatches(re: RegExp, s: string): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(s) !== null) n++;
+  re.lastIndex = 0;
+  return n;
+}
+
+/** Spec §3.1 on an already trimmed text. */
+export function paperTextStats(text: string): TextStats {
+  const len = text.length;
+  let nPunctuation = 0;
+  let nNonAscii = 0;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (isPaperPunct(c)) nPunctuation++;
+    else if (c > 127) nNonAscii++;
+  }
+  let nNumeric = 0;
+  if (nNonAscii === 0) {
+    for (let i = 0; i < len; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 48 && c <= 57) nNumeric++;
+    }
+  } else {
+    nNumeric = countMatches(DIGIT, text);
+  }
+  let nWords = 0;
+  let nStopwords = 0;
+  let nWordsWithCapital = 0;
+  let totalWordLength = 0;
+  if (len > 0) {
+    const parts = text.split(ASCII_WORD_SPLIT);
+    for (const w of parts) {
+      if (w.length === 0) continue;
+      nWords++;
+      totalWordLength += w.length;
+      const c0 = w.charCodeAt(0);
+      if (c0 >= 65 && c0 <= 90) nWordsWithCapital++;
+      if (PAPER_STOPWORDS.has(w)) nStopwords++;
+    }
+  }
+  const last = len > 0 ? text.charCodeAt(len - 1) : -1;
+  return {
+    nCharacters: Math.max(len, 1),
+    nWords,
+    nSentences: 1 + countMatches(SENTENCE_BREAK, text),
+    nPunctuation,
+    nNumeric,
+    nStopwords,
+    nWordsWithCapital,
+    totalWordLength,
+    endsWithPunctuation: last >= 0 && isPaperPunct(last),
+    endsWithQuestionMark: last === 63,
+    containsCopyright: text.includes('\u00a9'),
+    containsEmail: text.includes('@') && EMAIL.test(text),
+    containsUrl: text.includes('://') && URL.test(text),
+    containsYear: YEAR.test(text),
+  };
+}
+
+// ---------------------------------------------------------------- pith (Unicode) statistics
+
+// Stop words of the corpus's main languages, lower case, one union set (a word of one language that is a content
+// word in another is rare enough to ignore). Japanese and Chinese need none: CJK characters count one word each.
+const STOPWORD_LISTS: Record<string, string> = {
+  en:
+    'a about above after again against all also am an and any are as at be because been before being below between ' +
+    'both but by can could did do does doing down during each few for from further had has have having he her here ' +
+    'hers him his how i if in into is it its just me more most my no nor not of off on once only or other our ours ' +
+    'out over own same she should so some such than that the their them then there these they this those through to ' +
+    'too under until up very was we were what when where which while who whom why will with would you your',
+  de:
+    'aber alle als also am an auch auf aus bei bin bis bist da damit dann das dass dem den der des dich die dir doch ' +
+    'dort du durch ein eine einem einen einer eines er es für hat hatte ich ihm ihn ihr im in ist ja kann kein mich ' +
+    'mir mit nach nicht noch nur ob oder ohne sich sie sind so über um und uns unter vom von vor war waren was wenn ' +
+    'wer wie wir wird wurde zu zum zur',
+  fr:
+    'à au aux avec ce ces cette dans de des du elle en est et eux il ils je la le les leur lui ma mais me même mes ' +
+    'moi mon ne nos notre nous on ont ou où par pas pour qu que qui sa se ses son sont sur ta te tes toi ton tu un ' +
+    'une vos votre vous y été être avait sans plus comme tout',
+  es:
+    'a al algo como con de del donde el ella ellos en entre era es esa ese eso esta este esto están fue ha hay la las ' +
+    'le les lo los más me mi muy no nos o para pero por porque que se sea ser si sin sobre su sus también te tu un ' +
+    'una uno y ya yo',
+  it:
+    'a ai al alla alle anche che chi ci come con da dal dalla de degli dei del della delle di e è gli ha hanno i il ' +
+    'in io la le lei lo loro lui ma mi ne negli nel nella noi non o per più quale quando questa questo se si sono ' +
+    'su sua suo tra un una uno voi',
+  pt:
+    'a ao aos as com como da das de do dos e ela ele eles em entre era essa esse está eu foi isso já mais mas me ' +
+    'mesmo muito na nas não nem no nos o os ou para pela pelo por quando que se sem seu sua são também te um uma você',
+  nl:
+    'aan al als bij dan dat de die dit door een en er had heb heeft het hij hoe ik in is je kan maar me met mij ' +
+    'naar niet nog nu of om ons ook op over te tot uit van voor was wat we werd wij wordt zal ze zich zij zijn zo',
+  ru:
+    'а без бы был была были было в вам вас во вот все всё вы где да для до его ее её если есть еще ещё же за и из ' +
+    'или им их к как когда кто ли мы на над не него нет ни но ну о об он она они оно от по под после при про с со ' +
+    'так также там то того только тот у уже чем что эта это этот я',
+  pl:
+    'a aby ale bez bo by być był była było co czy dla do gdy go i ich jak jako jest jego jej już ku lub ma mi na nad ' +
+    'nie nim o od oraz po pod przez przy się są ta tak te tego ten to tu w we z za ze że',
+  sv:
+    'av blev de dem den denna det detta du där efter eller en ett för från har hade han hon honom hur i inte jag ' +
+    'kan man med men mig min mot nu när och om oss på så sin sig som till under upp ut var vi vid vad är att',
+};
+
+export const PITH_STOPWORDS: ReadonlySet<string> = new Set(
+  Object.values(STOPWORD_LISTS).flatMap((l) => l.split(' ')),
+);
+
+const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
+const UWORD_SIMPLE = /[\p{L}\p{N}\p{M}]+/gu;
+const UWORD_CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
+const UPPER_START = /^\p{Lu}/u;
+const U_SENTENCE_BREAK = /[.?!;…](?=\s+[\p{Lu}\p{Lt}])|[。！？]+(?=\S)/gu;
+
+function isUnicodePunct(c: number): boolean {
+  if (c < 128) return isPaperPunct(c);
+  // 。，？！：；、… ¿ ¡ ؟ ، ।
+  return (
+    c === 0x3002 || c === 0xff0c || c === 0xff1f || c === 0xff01 || c === 0xff1a || c === 0xff1b ||
+    c === 0x3001 || c === 0x2026 || c === 0xbf || c === 0xa1 || c === 0x061f || c === 0x060c || c === 0x0964
+  );
+}
+
+/** Unicode words of a trimmed text: letter/digit runs, each CJK character a word of its own. */
+export function unicodeWords(text: string): string[] {
+  const re = CJK_CHAR.test(text) ? UWORD_CJK : UWORD_SIMPLE;
+  return text.match(re) ?? [];
+}
+
+/** pith statistics on an already trimmed text. */
+export function unicodeTextStats(text: string): UnicodeTextStats {
+  const len = text.length;
+  let uPunctuation = 0;
+  let nonAscii = false;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) nonAscii = true;
+    if (isUnicodePunct(c)) uPunctuation++;
+  }
+  const words = nonAscii ? unicodeWords(text) : text.match(UWORD_SIMPLE) ?? [];
+  let uStopwords = 0;
+  let uWordsWithCapital = 0;
+  let uTotalWordLength = 0;
+  for (const w of words) {
+    uTotalWordLength += w.length;
+    const c0 = w.charCodeAt(0);
+    if (c0 < 128 ? c0 >= 65 && c0 <= 90 : UPPER_START.test(w)) uWordsWithCapital++;
+    if (PITH_STOPWORDS.has(w.toLowerCase())) uStopwords++;
+  }
+  const last = len > 0 ? text.charCodeAt(len - 1) : -1;
+  return {
+    uWords: words.length,
+    uStopwords,
+    uWordsWithCapital,
+    uTotalWordLength,
+    uPunctuation,
+    uSentences: 1 + countMatches(U_SENTENCE_BREAK, text),
+    uEndsWithPunctuation: last >= 0 && isUnicodePunct(last),
+  };
+}
+
+/** Lower-cased Unicode words, for title overlap. */
+export function lowerWords(text: string): string[] {
+  return unicodeWords(text.toLowerCase());
+}

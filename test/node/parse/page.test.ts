@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parsePage } from '../../../src/parse/page.js';
+import { PithError } from '../../../src/errors.js';
+
+describe('parsePage limits and robustness', () => {
+  it('throws input_too_large past maxInputChars', () => {
+    const html = '<p>' + 'x'.repeat(100) + '</p>';
+    expect(() => parsePage(html, { limits: { maxInputChars: 50 } })).toThrow(PithError);
+    try {
+      parsePage(html, { limits: { maxInputChars: 50 } });
+    } catch (e) {
+      expect((e as PithError).code).toBe('input_too_large');
+    }
+    expect(parsePage(html, { limits: { maxInputChars: 200 } }).blocks).toHaveLength(1);
+  });
+
+  it('truncates at maxBlocks and says why', () => {
+    const page = parsePage('<body><p>a</p><p>b</p><p>c</p></body>', { limits: { maxBlocks: 2 } });
+    expect(page.blocks.map((b) => b.text)).toEqual(['a', 'b']);
+    expect(page.truncated).toBe(true);
+    expect(page.truncatedReason).toMatch(/maxBlocks/);
+    const full = parsePage('<body><p>a</p><p>b</p></body>', { limits: { maxBlocks: 2 } });
+    expect(full.truncated).toBe(false);
+  });
+
+  it('truncates at maxDomNodes', () => {
+    const page = parsePage('<body><p>a</p><p>b</p><p>c</p><p>d</p></body>', { limits: { maxDomNodes: 2 } });
+    expect(page.truncated).toBe(true);
+    expect(page.truncatedReason).toMatch(/maxDomNodes/);
+    expect(page.blocks.length).toBeLessThan(4);
+  });
+
+  it('joins text that linkedom splits at character references', () => {
+    const page = parsePage('<body><p>AT&amp;T &lt;3 caf&eacute;&nbsp; </p></body>');
+    expect(page.blocks.map((b) => b.text)).toEqual(['AT&T <3 café ']);
+  });
+
+  it('does not throw on broken markup', () => {
+    for (const h of ['<', '<<<>>>', '<div', '</p></div>text', '<table><td>x<tr>y', '<html><html><body><body>z', '\u0000\ufffd']) {
+      expect(() => parsePage(h)).not.toThrow();
+    }
+  });
+});
