@@ -15,7 +15,7 @@ import { cacheKeyFor, cacheLookup, cacheStore, etagFor, etagMatches, wantsBypass
 import { settingsOf, type Env, type Settings } from './env.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody, fetchPage, readLimited } from './fetch-page.js';
-import { chooseFormat, renderExtraction, type Format, type RenderContext } from './format.js';
+import { chooseFormat, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
 import { checkTarget } from './guard.js';
 import { INDEX_HTML } from './index-page.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
@@ -23,7 +23,8 @@ import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.
 /** What the routes need of the core: the model version (for cache keys) and extraction. */
 export interface Extractor {
   modelVersion(): Promise<string>;
-  extract(html: string, options: { url?: string }): Promise<Extraction>;
+  /** `format` says what the core must render besides text (markdown or sanitised html). */
+  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' }): Promise<Extraction>;
 }
 
 type AppEnv = { Bindings: Env };
@@ -76,7 +77,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   }
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl }));
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format) }));
   const response = await respondRendered(
     format,
     extraction,
@@ -173,7 +174,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
-    const extraction = nonEmpty(await extractor.extract(posted.html, url === undefined ? {} : { url }));
+    const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format) }));
     return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store' });
   });
 

@@ -1,6 +1,6 @@
 // Output formats: which one a request wants, and the one switch that renders an Extraction in it.
-// text and json are served; markdown and html answer 406 "not yet" until src/render provides them
-// (plug them into renderExtraction() below).
+// The core renders text, markdown and sanitised HTML (extract(..., {format})); this file only picks the
+// field, wraps HTML in a small document and builds the JSON answer.
 
 import { PithError } from '../errors.js';
 import type { Extraction } from '../types.js';
@@ -86,6 +86,7 @@ export function renderExtraction(format: Format, extraction: Extraction, context
         url: context.url ?? null,
         finalUrl: context.finalUrl ?? context.url ?? null,
         title: extraction.title,
+        metadata: extraction.metadata ?? null,
         text: extraction.text,
         wordCount: extraction.wordCount,
         modelVersion: extraction.modelVersion,
@@ -99,7 +100,35 @@ export function renderExtraction(format: Format, extraction: Extraction, context
       return { body: JSON.stringify(body), contentType: CONTENT_TYPE.json };
     }
     case 'markdown':
+      if (extraction.markdown === undefined) throw new PithError('not_acceptable', 'this pith cannot render markdown: ask for text or json');
+      return { body: extraction.markdown.endsWith('\n') ? extraction.markdown : `${extraction.markdown}\n`, contentType: CONTENT_TYPE.markdown };
     case 'html':
-      throw new PithError('not_acceptable', `format ${format} is not available yet: ask for text or json`);
+      if (extraction.html === undefined) throw new PithError('not_acceptable', 'this pith cannot render html: ask for text or json');
+      return { body: htmlDocument(extraction, context), contentType: CONTENT_TYPE.html };
   }
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const HTML_SPECIAL = /[&<>"]/g;
+
+function escapeHtml(s: string): string {
+  return s.replace(HTML_SPECIAL, (ch) => HTML_ESCAPES[ch]);
+}
+
+/** The sanitised content HTML (already safe: the core sanitises it) in a minimal standalone document. */
+function htmlDocument(extraction: Extraction, context: RenderContext): string {
+  const title = extraction.title ?? '';
+  const lang = extraction.metadata?.language ?? null;
+  const source = context.finalUrl ?? context.url;
+  return (
+    `<!doctype html>\n<html${lang === null ? '' : ` lang="${escapeHtml(lang)}"`}>\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n` +
+    (source === undefined ? '' : `<link rel="canonical" href="${escapeHtml(source)}">\n`) +
+    `</head>\n<body>\n<article>\n${extraction.html ?? ''}\n</article>\n</body>\n</html>\n`
+  );
+}
+
+/** What the core must render for a format: JSON carries the plain text and metadata only. */
+export function coreFormatFor(format: Format): 'text' | 'markdown' | 'html' {
+  return format === 'json' ? 'text' : format;
 }

@@ -18,6 +18,9 @@ export const interimExtractor: Extractor = {
     return {
       text,
       title: TITLE.exec(html)?.[1].trim() ?? null,
+      markdown: text,
+      html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
+      metadata: { title: null, author: null, publishedDate: null, modifiedDate: null, language: null, siteName: null, image: null, canonicalUrl: null, description: null },
       wordCount: text.match(WORD)?.length ?? 0,
       blocks: [],
       modelVersion: 'interim-0',

@@ -1,3 +1,4 @@
+/// <reference types="@cloudflare/vitest-pool-workers/types" />
 // Helpers for the server tests: call the real Worker entry inside workerd and address the page server.
 
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';

@@ -175,12 +175,25 @@ describe('GET /<target-url> (prefix form)', () => {
     expect((await errorOf(res)).message).toContain('localhost');
   });
 
-  it('markdown and html say "not yet" with 406 until the renderers land', async () => {
-    for (const format of ['markdown', 'html']) {
-      const res = await call(`/${page('/page/article-blog')}?format=${format}`);
-      expect(res.status).toBe(406);
-      expect((await errorOf(res)).code).toBe('not_acceptable');
+  it('serves markdown with format=markdown or Accept: text/markdown', async () => {
+    const cases: Array<{ query: string; headers: Record<string, string> }> = [{ query: '?format=markdown', headers: {} }, { query: '', headers: { accept: 'text/markdown' } }];
+    for (const init of cases) {
+      const res = await call(`/${page('/page/article-blog')}${init.query}`, { headers: init.headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(await res.text()).toContain('lactic acid bacteria');
     }
+  });
+
+  it('serves a standalone sanitised HTML document with format=html', async () => {
+    const res = await call(`/${page('/page/article-blog')}?format=html`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<article>');
+    expect(html).toContain('lactic acid bacteria');
+    expect(html).not.toContain('<script');
   });
 
   it('unknown /v1 routes are 404, not targets', async () => {

@@ -1,0 +1,99 @@
+// The edge cache: miss then hit, keys, TTL, ETag, bypass, and nothing cached that should not be.
+
+import { describe, expect, it } from 'vitest';
+import { call, extractPath, page, uniqueId } from './helpers';
+
+async function upstreamHits(id: string): Promise<number> {
+  return Number(await (await fetch(page(`/hits/${id}`))).text());
+}
+
+describe('edge cache', () => {
+  it('a miss, then a hit that does not touch the upstream', async () => {
+    const id = uniqueId();
+    const first = await call(extractPath(page(`/counted/${id}`)));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const firstBody = await first.text();
+
+    const second = await call(extractPath(page(`/counted/${id}`)));
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    expect(second.headers.get('etag')).toBe(etag);
+    expect(second.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await second.text()).toBe(firstBody);
+    expect(await upstreamHits(id)).toBe(1);
+  });
+
+  it('the prefix form and /v1/extract share entries when the format is the same', async () => {
+    const id = uniqueId();
+    expect((await call(extractPath(page(`/counted/${id}`), '&format=text'))).headers.get('x-cache')).toBe('MISS');
+    const prefix = await call(`/${page(`/counted/${id}`)}`);
+    expect(prefix.headers.get('x-cache')).toBe('HIT');
+    expect(prefix.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await upstreamHits(id)).toBe(1);
+  });
+
+  it('format and debug are part of the key', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    expect((await call(extractPath(target))).headers.get('x-cache')).toBe('MISS');
+    expect((await call(extractPath(target, '&format=text'))).headers.get('x-cache')).toBe('MISS');
+    expect((await call(extractPath(target, '&debug=1'))).headers.get('x-cache')).toBe('MISS');
+    expect((await call(extractPath(target, '&debug=1'))).headers.get('x-cache')).toBe('HIT');
+    expect(await upstreamHits(id)).toBe(3);
+  });
+
+  it('the key is the normalised URL: host case, default port and fragment do not matter', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    expect((await call(extractPath(target))).headers.get('x-cache')).toBe('MISS');
+    const spelled = target.replace('http://', 'HTTP://') + '#comments';
+    expect((await call(extractPath(spelled))).headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('nocache=1 and Cache-Control: no-cache bypass the cache (and refresh it)', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    await call(extractPath(target));
+    expect((await call(extractPath(target, '&nocache=1'))).headers.get('x-cache')).toBe('MISS');
+    expect((await call(extractPath(target), { headers: { 'cache-control': 'no-cache' } })).headers.get('x-cache')).toBe('MISS');
+    expect((await call(`/${target}?nocache=1`)).headers.get('x-cache')).toBe('MISS');
+    expect(await upstreamHits(id)).toBe(4);
+    expect((await call(extractPath(target))).headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('If-None-Match with the ETag gives 304', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    const etag = (await call(extractPath(target))).headers.get('etag') ?? '';
+    const res = await call(extractPath(target), { headers: { 'if-none-match': etag } });
+    expect(res.status).toBe(304);
+    expect(res.headers.get('etag')).toBe(etag);
+    expect(res.headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('the TTL comes from PITH_CACHE_TTL_S; 0 turns the cache off', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    const short = await call(extractPath(target), undefined, { PITH_CACHE_TTL_S: '120' });
+    expect(short.headers.get('cache-control')).toBe('public, max-age=120');
+    const off = await call(extractPath(`${target}?off`), undefined, { PITH_CACHE_TTL_S: '0' });
+    expect(off.headers.get('cache-control')).toBe('no-store');
+    expect((await call(extractPath(`${target}?off`), undefined, { PITH_CACHE_TTL_S: '0' })).headers.get('x-cache')).toBe('MISS');
+  });
+
+  it('errors and empty extractions are never cached', async () => {
+    for (const path of ['/status/500', '/page/empty', '/image.png']) {
+      const target = page(`${path}${path.includes('?') ? '&' : '?'}v=${uniqueId()}`);
+      const first = await call(extractPath(target));
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      const second = await call(extractPath(target));
+      expect(second.status).toBe(first.status);
+      expect(second.headers.get('x-cache')).toBeNull();
+      expect(second.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
