@@ -4,10 +4,15 @@
 import { DEFAULT_LIMITS, type Limits } from './config.js';
 import { PithError } from './errors.js';
 import { computeFeatures, featureNames } from './parse/features.js';
+import type { DomNode } from './parse/dom.js';
+import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
 import { unaryArgmax, viterbi } from './model/viterbi.js';
+import { buildContentTree, keptTextNodes, resolveBaseUrl } from './render/content-tree.js';
+import { htmlFromTree } from './render/html.js';
+import { markdownFromTree } from './render/markdown.js';
 import { countWords, renderText } from './render/text.js';
-import type { BlockResult, Classifier, Extraction, Label } from './types.js';
+import type { BlockResult, Classifier, Extraction, Label, OutputFormat } from './types.js';
 
 export interface ExtractOptions {
   /** The page's URL, used to resolve links and for metadata. Never fetched. */
@@ -17,7 +22,15 @@ export interface ExtractOptions {
   decode?: 'viterbi' | 'unary';
   /** Overrides the sidecar's pairwise weight. */
   lambda?: number;
+  /**
+   * What to render besides `text` (always there): 'markdown' adds `markdown`, 'html' adds `html` (sanitised),
+   * 'json' adds both. Default 'text'. Metadata is always read.
+   */
+  format?: OutputFormat;
 }
+
+/** Characters of block text handed to language detection when the markup names no language. */
+const LANGUAGE_SAMPLE_CHARS = 3000;
 
 const checkedClassifiers = new WeakSet<Classifier>();
 
@@ -52,6 +65,12 @@ export async function extractWith(classifier: Classifier, html: string, options:
   const t0 = performance.now();
 
   const page = parsePage(html, { url: options.url, limits });
+  let sampleText = '';
+  for (const b of page.blocks) {
+    if (sampleText.length >= LANGUAGE_SAMPLE_CHARS) break;
+    sampleText += b.text;
+  }
+  const metadata = extractMetadata(page.document as DomNode, { url: options.url, sampleText });
   const t1 = performance.now();
 
   const nBlocks = page.blocks.length;
@@ -85,11 +104,23 @@ export async function extractWith(classifier: Classifier, html: string, options:
     };
   }
   const text = renderText(blocks, labels);
+  const format = options.format ?? 'text';
+  let markdown: string | undefined;
+  let cleanHtml: string | undefined;
+  if (format === 'markdown' || format === 'html' || format === 'json') {
+    const document = page.document as DomNode;
+    const tree = buildContentTree(document, keptTextNodes(page.blocks, labels), {
+      baseUrl: resolveBaseUrl(document, options.url),
+    });
+    if (format !== 'html') markdown = markdownFromTree(tree);
+    if (format !== 'markdown') cleanHtml = htmlFromTree(tree);
+  }
   const t5 = performance.now();
 
   const extraction: Extraction = {
     text,
-    title: page.title,
+    title: metadata.title ?? page.title,
+    metadata,
     wordCount: countWords(text),
     blocks,
     modelVersion: classifier.info.version,
@@ -104,6 +135,8 @@ export async function extractWith(classifier: Classifier, html: string, options:
       totalMs: t5 - t0,
     },
   };
+  if (markdown !== undefined) extraction.markdown = markdown;
+  if (cleanHtml !== undefined) extraction.html = cleanHtml;
   if (page.truncatedReason !== undefined) extraction.truncatedReason = page.truncatedReason;
   return extraction;
 }

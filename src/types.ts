@@ -94,10 +94,39 @@ export interface Timings {
   totalMs: number;
 }
 
+/** What the page says about itself (src/parse/metadata.ts). Absent fields are null. */
+export interface PageMetadata {
+  /** Headline: JSON-LD, Open Graph, Twitter, `<title>` without the site name, first `h1`. */
+  title: string | null;
+  /** Author name(s), several joined with ", ". */
+  author: string | null;
+  /** Publication date as YYYY-MM-DD (the date as the page writes it). */
+  publishedDate: string | null;
+  /** Last modification date as YYYY-MM-DD. */
+  modifiedDate: string | null;
+  /** BCP 47 tag ("en", "en-US"): markup first, else a light detection from the text. */
+  language: string | null;
+  siteName: string | null;
+  /** Lead image, absolute URL. */
+  image: string | null;
+  /** Canonical URL, absolute. */
+  canonicalUrl: string | null;
+  description: string | null;
+}
+
+/** Output formats of extract(). */
+export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
+
 export interface Extraction {
   /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */
   text: string;
+  /** Markdown of the main content; present when format is 'markdown' or 'json'. */
+  markdown?: string;
+  /** Sanitised HTML of the main content, safe to embed; present when format is 'html' or 'json'. */
+  html?: string;
+  /** The page's title (metadata.title). */
   title: string | null;
+  metadata: PageMetadata;
   /** Number of `\w+` words in `text`. */
   wordCount: number;
   blocks: BlockResult[];

@@ -665,7 +665,7 @@ export function buildContentTree(
     }
   };
 
-  let node: DomNode | null = root.firstChild;
+  let node: DomNode | null = firstChildOf(root);
   while (node !== null) {
     let descended = false;
     if (node.nodeType === 3) {
@@ -711,6 +711,18 @@ export function buildContentTree(
   while (stack.length > 0) exit();
 
   return finalizeBlocks(groupRuns(rootSink.nodes));
+}
+
+/**
+ * The first child to walk. linkedom gives a document's doctype no next sibling, so after a doctype the walk starts
+ * at the document element instead.
+ */
+export function firstChildOf(root: DomNode): DomNode | null {
+  const first = root.firstChild;
+  if (first !== null && first.nodeType === 10 && first.nextSibling === null) {
+    return (root as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
+  }
+  return first;
 }
 
 /** A table of data cells stays a table; a layout table (blocks in cells, or one column) becomes its cells' blocks. */

@@ -1,0 +1,143 @@
+// Metadata accuracy on the validation split: title, author and publish date against the WCXB ground truth.
+//
+//   npx tsx eval/metadata-eval.ts [--split val|train|all] [--show-misses N]
+//
+// Match rules (a page counts only where the ground truth has a value):
+//   title  — equal after normalisation (lower-case, \w tokens), or token F1 >= 0.9;
+//   author — one contains the other, case-insensitive, after normalisation;
+//   date   — the same day (YYYY-MM-DD).
+// Beside pith's ladder it prints a simple baseline (raw <title>, <meta name=author>, article:published_time) and
+// how often a value was given where the ground truth has none.
+
+import { parseHtmlDocument } from '../src/parse/dom.js';
+import { extractMetadata, normaliseDate } from '../src/parse/metadata.js';
+import { iterateCorpus, listPageIds, readSplits, type CorpusPage } from './corpus.js';
+
+const TOKEN = /[\p{L}\p{N}_]+/gu;
+
+function tokens(s: string): string[] {
+  return s.toLowerCase().match(TOKEN) ?? [];
+}
+
+export function titleMatches(predicted: string | null, truth: string): boolean {
+  if (predicted === null) return false;
+  const a = tokens(predicted);
+  const b = tokens(truth);
+  if (a.join(' ') === b.join(' ')) return true;
+  if (a.length === 0 || b.length === 0) return false;
+  const counts = new Map<string, number>();
+  for (const t of b) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let common = 0;
+  for (const t of a) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      common++;
+      counts.set(t, n - 1);
+    }
+  }
+  const precision = common / a.length;
+  const recall = common / b.length;
+  return precision + recall > 0 && (2 * precision * recall) / (precision + recall) >= 0.9;
+}
+
+export function authorMatches(predicted: string | null, truth: string): boolean {
+  if (predicted === null) return false;
+  const a = tokens(predicted).join(' ');
+  const b = tokens(truth).join(' ');
+  return a !== '' && b !== '' && (a.includes(b) || b.includes(a));
+}
+
+export function dateMatches(predicted: string | null, truth: string): boolean {
+  return predicted !== null && predicted === normaliseDate(truth);
+}
+
+const TITLE_RE = /<title[^>]*>([\s\S]*?)<\/title>/i;
+const META_AUTHOR_RE = /<meta[^>]+name=["']author["'][^>]*content=["']([^"']*)["']/i;
+const META_PUBLISHED_RE = /<meta[^>]+property=["']article:published_time["'][^>]*content=["']([^"']*)["']/i;
+
+interface Field {
+  name: 'title' | 'author' | 'date';
+  truth: (p: CorpusPage) => string | null;
+  match: (predicted: string | null, truth: string) => boolean;
+}
+
+const FIELDS: Field[] = [
+  { name: 'title', truth: (p) => p.groundTruth.title, match: titleMatches },
+  { name: 'author', truth: (p) => p.groundTruth.author, match: authorMatches },
+  { name: 'date', truth: (p) => p.groundTruth.publishDate, match: dateMatches },
+];
+
+interface Tally {
+  withTruth: number;
+  pith: number;
+  baseline: number;
+  /** Pages without ground truth where pith still gave a value. */
+  noTruth: number;
+  noTruthGiven: number;
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'val';
+  const showMisses = args.includes('--show-misses') ? Number(args[args.indexOf('--show-misses') + 1]) : 0;
+  const ids = split === 'all' ? listPageIds() : split === 'train' ? readSplits().train : readSplits().val;
+
+  const tallies = new Map<string, Tally>();
+  const articleTallies = new Map<string, Tally>();
+  for (const f of FIELDS) {
+    tallies.set(f.name, { withTruth: 0, pith: 0, baseline: 0, noTruth: 0, noTruthGiven: 0 });
+    articleTallies.set(f.name, { withTruth: 0, pith: 0, baseline: 0, noTruth: 0, noTruthGiven: 0 });
+  }
+  const misses: string[] = [];
+  let n = 0;
+  const t0 = performance.now();
+  let metaMs = 0;
+  for (const page of iterateCorpus(ids)) {
+    n++;
+    const document = parseHtmlDocument(page.html);
+    const tm = performance.now();
+    const meta = extractMetadata(document, { url: page.url });
+    metaMs += performance.now() - tm;
+    const predicted = { title: meta.title, author: meta.author, date: meta.publishedDate };
+    const baseline = {
+      title: TITLE_RE.exec(page.html)?.[1].trim() ?? null,
+      author: META_AUTHOR_RE.exec(page.html)?.[1] ?? null,
+      date: normaliseDate(META_PUBLISHED_RE.exec(page.html)?.[1]),
+    };
+    for (const f of FIELDS) {
+      const truth = f.truth(page);
+      for (const t of page.pageType === 'article' ? [tallies.get(f.name)!, articleTallies.get(f.name)!] : [tallies.get(f.name)!]) {
+        if (truth === null || truth.trim() === '') {
+          t.noTruth++;
+          if (predicted[f.name] !== null) t.noTruthGiven++;
+          continue;
+        }
+        t.withTruth++;
+        if (f.match(predicted[f.name], truth)) t.pith++;
+        if (f.match(baseline[f.name], truth)) t.baseline++;
+      }
+      if (truth && !f.match(predicted[f.name], truth) && misses.length < showMisses * FIELDS.length) {
+        misses.push(`${page.id} ${f.name}: got ${JSON.stringify(predicted[f.name])} want ${JSON.stringify(truth)}`);
+      }
+    }
+  }
+  const pct = (a: number, b: number) => (b === 0 ? '   -  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
+  const rows: string[] = [];
+  rows.push(`Metadata accuracy, split=${split}, ${n} pages (${(performance.now() - t0).toFixed(0)} ms total, metadata ${(metaMs / n).toFixed(2)} ms/page)`);
+  rows.push('');
+  rows.push('| field | pages with truth | pith | baseline | given where truth is null | articles: pith (n) |');
+  rows.push('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const f of FIELDS) {
+    const t = tallies.get(f.name)!;
+    const a = articleTallies.get(f.name)!;
+    rows.push(
+      `| ${f.name} | ${t.withTruth} | ${pct(t.pith, t.withTruth)} | ${pct(t.baseline, t.withTruth)} | ${pct(t.noTruthGiven, t.noTruth)} of ${t.noTruth} | ${pct(a.pith, a.withTruth)} (${a.withTruth}) |`,
+    );
+  }
+  rows.push('');
+  rows.push('baseline: raw <title>, <meta name="author">, article:published_time.');
+  console.log(rows.join('\n'));
+  if (misses.length > 0) console.log('\n' + misses.join('\n'));
+}
+
+main();
