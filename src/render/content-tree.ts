@@ -184,7 +184,7 @@ export function resolveBaseUrl(document: DomNode, pageUrl: string | undefined): 
 
 function findBaseHref(document: DomNode): string | null {
   const scan = (parent: DomNode, depth: number): string | null => {
-    for (let c = parent.firstChild; c; c = c.nextSibling) {
+    for (let c = firstChildOf(parent); c; c = c.nextSibling) {
       if (c.nodeType !== 1) continue;
       const el = c as DomElement;
       if (el.localName === 'base') {

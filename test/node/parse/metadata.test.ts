@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtmlDocument } from '../../../src/parse/dom.js';
+import { detectLanguage, extractMetadata, normaliseDate, normaliseLanguage } from '../../../src/parse/metadata.js';
+
+const URL = 'https://www.example.com/news/2024/story.html';
+const page = (head: string, body = '', htmlAttrs = '') =>
+  `<!DOCTYPE html><html${htmlAttrs}><head>${head}</head><body>${body}</body></html>`;
+const meta = (head: string, body = '', htmlAttrs = '', url: string | undefined = URL) =>
+  extractMetadata(parseHtmlDocument(page(head, body, htmlAttrs)), { url });
+
+describe('title ladder', () => {
+  it('JSON-LD headline first', () => {
+    const m = meta(
+      '<title>Other | Example</title><meta property="og:title" content="OG title">' +
+        '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"The &amp; headline"}</script>',
+    );
+    expect(m.title).toBe('The & headline');
+  });
+
+  it('JSON-LD in an @graph, in the body', () => {
+    const m = meta(
+      '<title>x</title>',
+      '<script type="application/ld+json">{"@graph":[{"@type":"WebSite","name":"Example News"},{"@type":["BlogPosting"],"headline":"Graph headline","author":[{"@type":"Person","name":"Ann Lee"},{"name":"Bo Chen"}],"datePublished":"2024-03-05T23:30:00-05:00","dateModified":"2024-03-07"}]}</script>',
+    );
+    expect(m.title).toBe('Graph headline');
+    expect(m.author).toBe('Ann Lee, Bo Chen');
+    expect(m.publishedDate).toBe('2024-03-05');
+    expect(m.modifiedDate).toBe('2024-03-07');
+    expect(m.siteName).toBe('Example News');
+  });
+
+  it('broken JSON-LD is ignored', () => {
+    expect(meta('<title>Fine</title><script type="application/ld+json">{"@type": "Article", headline: oops</script>').title).toBe('Fine');
+  });
+
+  it('Open Graph, then Twitter', () => {
+    expect(meta('<title>t</title><meta property="og:title" content="OG title">').title).toBe('OG title');
+    expect(meta('<title>t</title><meta name="twitter:title" content="Tw title">').title).toBe('Tw title');
+  });
+
+  it('<title> without the site-name suffix or prefix', () => {
+    expect(meta('<title>How to bake bread | Example</title>').title).toBe('How to bake bread');
+    expect(meta('<title>Example News - How to bake bread</title><meta property="og:site_name" content="Example News">').title).toBe(
+      'How to bake bread',
+    );
+    expect(meta('<title>Bread: a guide – Bakers Weekly</title>', '<h1>Bread: a guide</h1>').title).toBe('Bread: a guide');
+    // no site-name part found: the title stays whole
+    expect(meta('<title>Cats - Dogs - Birds</title>').title).toBe('Cats - Dogs - Birds');
+  });
+
+  it('first h1 when there is nothing else', () => {
+    expect(meta('', '<header>Site</header><h1> The <em>real</em> headline </h1><h1>second</h1>').title).toBe('The real headline');
+  });
+
+  it('null when the page names nothing', () => {
+    expect(meta('', '<p>text</p>').title).toBeNull();
+  });
+});
+
+describe('author ladder', () => {
+  it('meta author; article:author URLs are skipped', () => {
+    expect(meta('<meta property="article:author" content="https://facebook.com/x"><meta name="author" content="Jane Roe">').author).toBe('Jane Roe');
+  });
+  it('article:author as a name', () => {
+    expect(meta('<meta property="article:author" content="Max Mustermann">').author).toBe('Max Mustermann');
+  });
+  it('rel=author link', () => {
+    expect(meta('', '<p>By <a rel="author" href="/u/k">Kim Park</a></p>').author).toBe('Kim Park');
+  });
+  it('itemprop=author', () => {
+    expect(meta('', '<span itemprop="author" itemscope><span itemprop="name">Lee Wong</span></span>').author).toBe('Lee Wong');
+  });
+  it('byline class, with "By" and a date stripped', () => {
+    expect(meta('', '<div class="post-byline">By Sam Smith | 03/05/2024</div>').author).toBe('Sam Smith');
+  });
+  it('JSON-LD author as a string', () => {
+    expect(meta('<script type="application/ld+json">{"@type":"Article","author":"Ida Wells"}</script>').author).toBe('Ida Wells');
+  });
+});
+
+describe('dates', () => {
+  it('article:published_time and modified_time', () => {
+    const m = meta('<meta property="article:published_time" content="2023-11-02T08:00:00+00:00"><meta property="article:modified_time" content="2023-11-04">');
+    expect(m.publishedDate).toBe('2023-11-02');
+    expect(m.modifiedDate).toBe('2023-11-04');
+  });
+  it('meta date variants', () => {
+    expect(meta('<meta name="date" content="2021/07/09">').publishedDate).toBe('2021-07-09');
+    expect(meta('<meta name="parsely-pub-date" content="2020-01-31T10:00:00Z">').publishedDate).toBe('2020-01-31');
+    expect(meta('<meta name="citation_publication_date" content="2019/05/01">').publishedDate).toBe('2019-05-01');
+  });
+  it('<time datetime>, preferring the one marked as published', () => {
+    expect(meta('', '<time datetime="2022-02-02">Feb 2</time>').publishedDate).toBe('2022-02-02');
+    expect(meta('', '<time datetime="2022-01-01">x</time><time class="published" datetime="2022-02-03">y</time>').publishedDate).toBe('2022-02-03');
+  });
+  it('itemprop datePublished', () => {
+    expect(meta('', '<meta itemprop="datePublished" content="2018-08-08">').publishedDate).toBe('2018-08-08');
+  });
+  it('normaliseDate formats', () => {
+    expect(normaliseDate('2024-03-05T23:59:59-08:00')).toBe('2024-03-05');
+    expect(normaliseDate('March 5, 2024')).toBe('2024-03-05');
+    expect(normaliseDate('Sept. 15th, 2021')).toBe('2021-09-15');
+    expect(normaliseDate('5 March 2024')).toBe('2024-03-05');
+    expect(normaliseDate('20240305')).toBe('2024-03-05');
+    expect(normaliseDate('1709596800')).toBe('2024-03-05');
+    expect(normaliseDate('13/05/2024')).toBe('2024-05-13');
+    expect(normaliseDate('2024-02-30')).toBeNull();
+    expect(normaliseDate('yesterday')).toBeNull();
+    expect(normaliseDate('')).toBeNull();
+  });
+});
+
+describe('language, site, image, canonical, description', () => {
+  it('html lang, normalised', () => {
+    expect(meta('', '', ' lang="en_us"').language).toBe('en-US');
+  });
+  it('Content-Language, then og:locale', () => {
+    expect(meta('<meta http-equiv="Content-Language" content="de">').language).toBe('de');
+    expect(meta('<meta property="og:locale" content="fr_FR">').language).toBe('fr-FR');
+  });
+  it('detection from the text when the markup names none', () => {
+    const m = extractMetadata(parseHtmlDocument(page('', '<p>x</p>')), {
+      sampleText: 'Der Hund und die Katze sind nicht mit dem Auto auf der Straße, das ist auch für eine Familie gut.',
+    });
+    expect(m.language).toBe('de');
+    expect(detectLanguage('The cat and the dog are in the garden, and it is warm for this time of the year.')).toBe('en');
+    expect(detectLanguage('これは日本語の文章です。漢字とひらがなとカタカナがあります。')).toBe('ja');
+    expect(detectLanguage('短')).toBeNull();
+    expect(normaliseLanguage('12-ab')).toBeNull();
+    expect(normaliseLanguage('EN-gb, fr')).toBe('en-GB');
+  });
+  it('site name, lead image (absolute), canonical, description', () => {
+    const m = meta(
+      '<meta property="og:site_name" content="Example">' +
+        '<meta property="og:image" content="/img/lead.jpg"><link rel="canonical" href="/news/story">' +
+        '<meta name="description" content="  A   short description. ">',
+    );
+    expect(m.siteName).toBe('Example');
+    expect(m.image).toBe('https://www.example.com/img/lead.jpg');
+    expect(m.canonicalUrl).toBe('https://www.example.com/news/story');
+    expect(m.description).toBe('A short description.');
+  });
+  it('javascript: images and canonicals are refused', () => {
+    const m = meta('<meta property="og:image" content="javascript:alert(1)"><link rel="canonical" href="javascript:alert(1)">');
+    expect(m.image).toBeNull();
+    expect(m.canonicalUrl).toBeNull();
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { largestSrcsetUrl } from '../../../src/render/content-tree.js';
+import { doc, markdownOf } from './helpers.js';
+
+describe('renderMarkdown: constructs', () => {
+  it('headings and paragraphs, kept blocks only', () => {
+    const md = markdownOf(
+      doc('<nav><a href="/">Home</a></nav><h1>Main title</h1><p>First paragraph.</p><h3>Sub</h3><p>Second one.</p><footer>Copyright 2024</footer>'),
+      /Home|Copyright/,
+    );
+    expect(md).toBe('# Main title\n\nFirst paragraph.\n\n### Sub\n\nSecond one.');
+    expect(md).not.toContain('Home');
+    expect(md).not.toContain('Copyright');
+  });
+
+  it('div soup becomes paragraphs; inline pieces stay joined', () => {
+    const md = markdownOf(doc('<div>one <span>two</span></div><div><div>three</div></div>'));
+    expect(md).toBe('one two\n\nthree');
+  });
+
+  it('nested lists, ordered and unordered', () => {
+    const md = markdownOf(
+      doc('<ul><li>One</li><li>Two<ul><li>Two a</li><li>Two b<ol><li>deep</li></ol></li></ul></li></ul><ol><li>First</li><li>Second</li></ol>'),
+    );
+    expect(md).toBe('- One\n- Two\n  - Two a\n  - Two b\n    1. deep\n\n1. First\n2. Second');
+  });
+
+  it('list items whose text was dropped disappear, the rest keep their order', () => {
+    const md = markdownOf(doc('<ul><li>keep me</li><li>Share this</li><li>me too</li></ul>'), /Share/);
+    expect(md).toBe('- keep me\n- me too');
+  });
+
+  it('links are absolute, resolved against <base> and the page URL', () => {
+    const md = markdownOf(
+      doc('<p>See <a href="other.html">the other</a>, <a href="/root">root</a> and <a href="https://x.org/a(b)">parens</a>.</p>', '<base href="/docs/">'),
+    );
+    expect(md).toBe(
+      'See [the other](https://example.com/docs/other.html), [root](https://example.com/root) and [parens](https://x.org/a%28b%29).',
+    );
+  });
+
+  it('links without a usable href keep their text only', () => {
+    const md = markdownOf(doc('<p><a name="x">anchor</a> and <a href="javascript:void(0)">js</a></p>'));
+    expect(md).toBe('anchor and js');
+  });
+
+  it('emphasis, strong, inline code with backticks, edge spaces outside the markers', () => {
+    const md = markdownOf(doc('<p>An <em>emphasised </em>word, <strong>bold</strong>, <b>b</b>, <i>i</i> and <code>a `tick` b</code>.</p>'));
+    expect(md).toBe('An *emphasised* word, **bold**, **b**, *i* and ``a `tick` b``.');
+  });
+
+  it('code blocks keep whitespace, blank lines and the language', () => {
+    const code = 'def f(x):\n    if x:\n\n        return "```"\n';
+    const md = markdownOf(doc(`<p>Code:</p><pre><code class="language-python">${code}</code></pre>`));
+    expect(md).toBe('Code:\n\n````python\ndef f(x):\n    if x:\n\n        return "```"\n````');
+  });
+
+  it('highlighted code split into spans stays one block', () => {
+    const md = markdownOf(
+      doc('<pre class="lang-js"><span class="k">const</span> <span class="n">a</span> = <span class="m">1</span>;\n<span class="k">let</span> b;</pre>'),
+    );
+    expect(md).toBe('```js\nconst a = 1;\nlet b;\n```');
+  });
+
+  it('blockquotes, with paragraphs and nesting', () => {
+    const md = markdownOf(doc('<blockquote><p>Quoted words.</p><p>More.</p><blockquote>Inner</blockquote></blockquote>'));
+    expect(md).toBe('> Quoted words.\n>\n> More.\n>\n> > Inner');
+  });
+
+  it('GFM tables: header row, escaped pipes, colspan padding', () => {
+    const md = markdownOf(
+      doc(
+        '<table><thead><tr><th>Name</th><th>A | B</th><th>C</th></tr></thead>' +
+          '<tbody><tr><td>x</td><td><p>1</p></td><td>2</td></tr><tr><td colspan="2">wide</td><td>3</td></tr></tbody></table>',
+      ),
+    );
+    expect(md).toBe('| Name | A \\| B | C |\n| --- | --- | --- |\n| x | 1 | 2 |\n| wide |  | 3 |');
+  });
+
+  it('a table without thead uses its first row as the header', () => {
+    const md = markdownOf(doc('<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>'));
+    expect(md).toBe('| a | b |\n| --- | --- |\n| c | d |');
+  });
+
+  it('layout tables (blocks in cells, one column) become their content', () => {
+    const md = markdownOf(
+      doc('<table><tr><td><h2>Title</h2><p>Para one.</p></td><td><p>Side</p><p>bar</p></td></tr></table><table><tr><td>only cell</td></tr></table>'),
+    );
+    expect(md).toBe('## Title\n\nPara one.\n\nSide\n\nbar\n\nonly cell');
+  });
+
+  it('images: data-src, data-lazy-src and the largest srcset, absolute; data: placeholders ignored', () => {
+    const md = markdownOf(
+      doc(
+        '<p>Intro text.</p>' +
+          '<figure><img src="data:image/gif;base64,R0lGOD" data-src="/img/a.jpg" alt="A"><figcaption>Caption A</figcaption></figure>' +
+          '<p><img data-lazy-src="b.png" alt="B"> text beside B</p>' +
+          '<p>Between</p><img srcset="s.jpg 320w, https://cdn.example.com/w_1280,h_720/l.jpg 1280w, m.jpg 640w" src="s.jpg" alt="C"><p>after</p>',
+      ),
+    );
+    expect(md).toBe(
+      'Intro text.\n\n![A](https://example.com/img/a.jpg)\n\nCaption A\n\n![B](https://example.com/articles/b.png) text beside B\n\nBetween\n\n' +
+        '![C](https://cdn.example.com/w_1280,h_720/l.jpg)\n\nafter',
+    );
+  });
+
+  it('images outside the kept region are dropped', () => {
+    const md = markdownOf(
+      doc('<div class="ad"><img src="/ad.png" alt="ad"><span>Advert</span></div><h1>Title</h1><p>Body.</p><div><img src="/tail.png"></div><footer>Footer</footer>'),
+      /Advert|Footer/,
+    );
+    expect(md).toBe('# Title\n\nBody.');
+  });
+
+  it('tracking pixels are dropped', () => {
+    const md = markdownOf(doc('<p>a</p><img src="/px.gif" width="1" height="1"><p>b</p>'));
+    expect(md).toBe('a\n\nb');
+  });
+
+  it('escapes markdown in text, including line starts after <br>', () => {
+    const md = markdownOf(doc('<p>5 * 3 = [15] and snake_case and _x_ <b>tag</b></p><p># not a heading<br>- not a list<br>2. not ordered<br>&gt; not a quote</p>'));
+    expect(md).toBe('5 \\* 3 = \\[15\\] and snake_case and \\_x\\_ **tag**\n\n\\# not a heading  \n\\- not a list  \n2\\. not ordered  \n\\> not a quote');
+  });
+
+  it('definition lists and horizontal rules inside the content', () => {
+    const md = markdownOf(doc('<dl><dt>Term</dt><dd>Meaning</dd></dl><p>before</p><hr><p>after</p>'));
+    expect(md).toBe('**Term**\n\nMeaning\n\nbefore\n\n---\n\nafter');
+  });
+
+  it('nothing kept gives an empty string', () => {
+    expect(markdownOf(doc('<p>only boilerplate</p>'), /./)).toBe('');
+  });
+
+  it('survives thousands of nested unclosed tags', () => {
+    const md = markdownOf(doc('<div>'.repeat(5000) + '<b>'.repeat(3000) + 'deep text' + '</b>'.repeat(3000) + '</div>'.repeat(5000)));
+    expect(md).toContain('deep text');
+  });
+});
+
+describe('largestSrcsetUrl', () => {
+  it('picks by w, then x; commas inside URLs are fine', () => {
+    expect(largestSrcsetUrl('a.jpg 1x, b.jpg 2x')).toBe('b.jpg');
+    expect(largestSrcsetUrl('a.jpg 300w,b.jpg 900w , c.jpg 600w')).toBe('b.jpg');
+    expect(largestSrcsetUrl('https://x/c_fill,w_300/a.jpg 300w, https://x/c_fill,w_900/a.jpg 900w')).toBe('https://x/c_fill,w_900/a.jpg');
+    expect(largestSrcsetUrl('only.jpg')).toBe('only.jpg');
+    expect(largestSrcsetUrl('  ')).toBeNull();
+  });
+});
