@@ -12,7 +12,7 @@ const ALLOWED_ATTRS = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspa
 
 /** Re-parses the output and checks every element and attribute against the allowlist; returns the element count. */
 function assertClean(html: string): number {
-  const document = parseHtmlDocument(`<!DOCTYPE html><html><body>${html}</body></html>`) as DomNode & {
+  const document = parseHtmlDocument(`<!DOCTYPE html><html><body>${html}</body></html>`) as unknown as DomNode & {
     querySelectorAll(s: string): ArrayLike<DomElement & { attributes: ArrayLike<{ name: string; value: string }> }>;
   };
   const all = document.querySelectorAll('body *');
