@@ -15,6 +15,7 @@
 // (listed in the report); its rows are still written when it has features, so tools can look at it.
 // --limit N keeps the first N train pages and max(2, N/4) val pages (the CI smoke run).
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -100,6 +101,16 @@ function nonFinite(values: Float32Array, cols: number, names: string[]): string[
   return [...bad];
 }
 
+/** Commit of the repo and whether the feature code (src/parse) differs from it: recorded so a dump can be traced. */
+function codeVersion(): { commit: string; parseCodeDirty: boolean } {
+  try {
+    const git = (...a: string[]): string => execFileSync('git', a, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    return { commit: git('rev-parse', 'HEAD'), parseCodeDirty: git('status', '--porcelain', '--', 'src/parse', 'src/types.ts', 'src/config.ts') !== '' };
+  } catch {
+    return { commit: 'unknown', parseCodeDirty: true };
+  }
+}
+
 function hashFiles(paths: string[]): string {
   const h = createHash('sha256');
   for (const p of paths) h.update(readFileSync(p));
@@ -109,6 +120,8 @@ function hashFiles(paths: string[]): string {
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const t0 = performance.now();
+  const version = codeVersion();
+  if (version.parseCodeDirty) process.stderr.write('warning: src/parse has uncommitted changes; the dump records this\n');
   const splits = readSplits();
   const names = featureNames(args.set);
   const nU = names.unary.length;
@@ -224,6 +237,7 @@ function main(): void {
     unaryFeatureNames: names.unary,
     edgeFeatureNames: names.edge,
     dataHash: hashFiles([files.unary, files.edge, files.labels]),
+    code: version,
     labels: '1 = main content, 0 = boilerplate (alignment of ground_truth.main_content, training/align.ts)',
     minCoverage: args.minCoverage,
     limit: args.limit || null,
@@ -252,6 +266,7 @@ function main(): void {
     const path = writeAlignmentReport(records, {
       minCoverage: args.minCoverage,
       set: args.set,
+      code: version,
       totals,
       seconds: { total: totalS, parse: parseMs / 1000, features: featureMs / 1000, align: alignMs / 1000 },
     });
