@@ -1,5 +1,5 @@
-// The Worker entry.
+// The Worker entry: the hono app around the Web2Text extractor of this isolate.
 import { createApp } from './server/app.js';
-import { interimExtractor } from './server/interim-extractor.js';
+import { workerExtractor } from './server/worker-extractor.js';
 
-export default createApp(interimExtractor);
+export default createApp(workerExtractor);

@@ -20,9 +20,12 @@ import { checkTarget } from './guard.js';
 import { INDEX_HTML } from './index-page.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
 
-/** What the routes need of the core: the model version (for cache keys) and extraction. */
+/** What the routes need of the core: the model version (for cache keys), a readiness check and extraction. */
 export interface Extractor {
-  modelVersion(): Promise<string>;
+  /** Version of the model, known without starting it. */
+  readonly modelVersion: string;
+  /** Starts the model if it is not running yet; throws when it cannot. */
+  ready(): Promise<void>;
   /** `format` says what the core must render besides text (markdown or sanitised html). */
   extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' }): Promise<Extraction>;
 }
@@ -58,7 +61,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   await admit(c, options, settings);
   const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
-  const modelVersion = await extractor.modelVersion();
+  const modelVersion = extractor.modelVersion;
   const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
   const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = settings.cacheTtlS > 0;
@@ -152,8 +155,8 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.notFound(onNotFound);
 
   app.get('/health', async (c) => {
-    const modelVersion = await extractor.modelVersion();
-    return c.json({ status: 'ok', modelVersion }, 200, { 'cache-control': 'no-store' });
+    await extractor.ready(); // a healthy pith can run its model
+    return c.json({ status: 'ok', modelVersion: extractor.modelVersion }, 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/', (c) => c.html(INDEX_HTML));

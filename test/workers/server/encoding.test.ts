@@ -2,6 +2,7 @@
 // decodes them with workerd's TextDecoder; the expected strings below are typed in UTF-8 here.
 
 import { describe, expect, it } from 'vitest';
+import { decodeBody, detectEncoding } from '../../../src/server/fetch-page';
 import { call, extractPath, page } from './helpers';
 
 interface Case {
@@ -39,7 +40,17 @@ describe('charset detection and decoding', () => {
   });
 
   for (const c of CASES) {
-    it(`${c.name}, announced by ${c.signal}`, async () => {
+    it(`decodeBody: ${c.name}, announced by ${c.signal}`, async () => {
+      const res = await fetch(page(`/enc/${c.name}`));
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const { text, encoding } = decodeBody(bytes, res.headers.get('content-type') ?? '');
+      expect(encoding).toBe(c.encoding);
+      expect(text).toContain(`<title>${c.title}</title>`);
+      for (const phrase of c.phrases) expect(text).toContain(phrase);
+      expect(text).not.toContain('\uFFFD');
+    });
+
+    it(`GET /v1/extract: ${c.name}, announced by ${c.signal}`, async () => {
       const res = await call(extractPath(page(`/enc/${c.name}`)));
       expect(res.status).toBe(200);
       const body = (await res.json()) as { title: string; text: string; encoding: string };
@@ -49,6 +60,25 @@ describe('charset detection and decoding', () => {
       expect(body.text).not.toContain('\uFFFD');
     });
   }
+});
+
+describe('charset precedence', () => {
+  const enc = new TextEncoder();
+  it('header, then BOM, then <meta>, else UTF-8; a BOM wins over a disagreeing header', () => {
+    const meta = enc.encode('<html><head><meta charset="windows-1251"></head></html>');
+    expect(detectEncoding(meta, 'text/html; charset=gbk')).toBe('gbk');
+    expect(detectEncoding(meta, 'text/html')).toBe('windows-1251');
+    expect(detectEncoding(enc.encode('<p>x</p>'), 'text/html')).toBe('utf-8');
+    expect(detectEncoding(new Uint8Array([0xef, 0xbb, 0xbf, ...meta]), 'text/html; charset=gbk')).toBe('utf-8');
+    expect(detectEncoding(new Uint8Array([0xff, 0xfe, 0x3c, 0x00]), '')).toBe('utf-16le');
+  });
+
+  it('an unknown header label falls through to the document; <meta> UTF-16 means UTF-8', () => {
+    const meta = enc.encode('<meta http-equiv="content-type" content="text/html; charset=shift_jis">');
+    expect(detectEncoding(meta, 'text/html; charset=no-such-charset')).toBe('shift_jis');
+    expect(detectEncoding(enc.encode('<meta charset="utf-16">'), 'text/html')).toBe('utf-8');
+    expect(detectEncoding(enc.encode('<?xml version="1.0" encoding="ISO-8859-2"?><html/>'), 'application/xhtml+xml')).toBe('iso-8859-2');
+  });
 });
 
 function indexOfBytes(haystack: Uint8Array, needle: number[]): number {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { checkTarget } from '../../../src/server/guard';
-import { BLOCKED_URLS } from './guard.test';
+import { BLOCKED_URLS } from './blocked-urls';
 import { call, errorOf, extractPath, page, pageServerPort } from './helpers';
 
 async function expectError(path: string, status: number, code: string, vars = {}): Promise<Response> {

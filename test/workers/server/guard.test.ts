@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { PithError } from '../../../src/errors';
+import { BLOCKED_URLS } from './blocked-urls';
 import { blockedHostReason, canonicalHost, checkTarget, parseAllowHosts, parseIpv4, parseIpv6 } from '../../../src/server/guard';
 
 function codeOf(fn: () => unknown): string | null {
@@ -13,57 +14,6 @@ function codeOf(fn: () => unknown): string | null {
   }
 }
 
-/** Hosts pith must refuse, with what each one is. */
-export const BLOCKED_URLS: ReadonlyArray<readonly [string, string]> = [
-  ['http://127.0.0.1/', 'loopback'],
-  ['http://127.0.0.2:8080/', 'loopback, other address'],
-  ['http://2130706433/', 'loopback, decimal'],
-  ['http://0x7f000001/', 'loopback, hex'],
-  ['http://0177.0.0.1/', 'loopback, octal'],
-  ['http://0x7f.1/', 'loopback, hex short form'],
-  ['http://127.1/', 'loopback, short form'],
-  ['http://017700000001/', 'loopback, octal whole'],
-  ['http://0/', 'this network, short form'],
-  ['http://0.0.0.0/', 'this network'],
-  ['http://10.0.0.1/', 'RFC 1918 10/8'],
-  ['http://10.1/', 'RFC 1918, short form'],
-  ['http://167772161/', 'RFC 1918, decimal'],
-  ['http://012.0.0.1/', 'RFC 1918, octal'],
-  ['http://172.16.0.1/', 'RFC 1918 172.16/12'],
-  ['http://172.31.255.255/', 'RFC 1918 172.16/12 top'],
-  ['http://192.168.1.1/', 'RFC 1918 192.168/16'],
-  ['http://0xc0.0xa8.0x01.0x01/', 'RFC 1918, hex parts'],
-  ['http://169.254.169.254/latest/meta-data/', 'link-local, cloud metadata'],
-  ['http://2852039166/', 'link-local metadata, decimal'],
-  ['http://0xa9fea9fe/', 'link-local metadata, hex'],
-  ['http://100.64.0.1/', 'carrier-grade NAT'],
-  ['http://224.0.0.1/', 'multicast'],
-  ['http://255.255.255.255/', 'broadcast'],
-  ['http://[::1]/', 'IPv6 loopback'],
-  ['http://[0:0:0:0:0:0:0:1]/', 'IPv6 loopback, long form'],
-  ['http://[::]/', 'IPv6 unspecified'],
-  ['http://[::ffff:127.0.0.1]/', 'IPv4-mapped loopback'],
-  ['http://[::ffff:7f00:1]/', 'IPv4-mapped loopback, hex'],
-  ['http://[::ffff:10.0.0.1]/', 'IPv4-mapped private'],
-  ['http://[::ffff:169.254.169.254]/', 'IPv4-mapped metadata'],
-  ['http://[::127.0.0.1]/', 'IPv4-compatible'],
-  ['http://[64:ff9b::a00:1]/', 'NAT64 of 10.0.0.1'],
-  ['http://[2002:a00:1::]/', '6to4 of 10.0.0.1'],
-  ['http://[fc00::1]/', 'unique-local fc00::/7'],
-  ['http://[fd12:3456:789a::1]/', 'unique-local fd00::/8'],
-  ['http://[fe80::1]/', 'link-local'],
-  ['http://[fec0::1]/', 'site-local'],
-  ['http://[ff02::1]/', 'multicast'],
-  ['http://[fd00:ec2::254]/', 'AWS metadata over IPv6 (unique-local)'],
-  ['http://localhost/', 'localhost'],
-  ['http://LOCALHOST./', 'localhost, upper case, trailing dot'],
-  ['http://api.localhost/', '*.localhost'],
-  ['http://metadata.google.internal/', '*.internal'],
-  ['http://printer.local/', '*.local'],
-  ['http://router.lan/', '*.lan'],
-  ['http://nas.home.arpa/', '*.home.arpa'],
-  ['http://intranet/', 'single label'],
-];
 
 describe('guard: refused before any connection', () => {
   for (const [url, what] of BLOCKED_URLS) {

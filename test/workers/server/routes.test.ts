@@ -58,6 +58,8 @@ describe('GET /v1/extract', () => {
     expect(body.finalUrl).toBe(target);
     expect(body.title).toContain('Why sourdough needs time');
     expect(body.text).toContain(BLOG_SENTENCE);
+    // What must not be there: the sidebar, the ad, the footer.
+    for (const boilerplate of ['Rye bread for beginners', 'Feeding your starter', 'Advertisement', 'Privacy']) expect(body.text).not.toContain(boilerplate);
     expect(body.wordCount).toBeGreaterThan(100);
     expect(typeof body.modelVersion).toBe('string');
     expect(body.timings.fetchMs).toBeGreaterThanOrEqual(0);
@@ -69,6 +71,7 @@ describe('GET /v1/extract', () => {
     const body = (await (await call(extractPath(page('/chain/3')))).json()) as ExtractJson;
     expect(body.finalUrl).toBe(page('/page/article-news'));
     expect(body.text).toContain(NEWS_SENTENCE);
+    for (const boilerplate of ['We use cookies', 'Bus fares to rise', 'Sign up for our morning briefing', 'Advertise with us']) expect(body.text).not.toContain(boilerplate);
   });
 
   it('adds the labelled blocks with debug=1', async () => {
