@@ -1,0 +1,224 @@
+// The pith CLI as a user runs it: a child process, real files, a real (local) HTTP server.
+// Most cases run the TypeScript source through tsx (`node --import tsx src/cli.ts`), so that the test needs no
+// build; one case builds dist/ (`tsc -p tsconfig.build.json`, as `npm install` does) and runs `node bin/pith.js`.
+// The expected text is what extract() returns in this process for the same HTML: the CLI must print exactly that.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extract } from '../../src/lib.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], stdin?: string): Promise<Run> {
+  return new Promise((ok) => {
+    const child = execFile(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      ok({ code, stdout, stderr });
+    });
+    if (stdin !== undefined) child.stdin?.end(stdin);
+  });
+}
+
+/** `pith <args>` from the TypeScript source. */
+const pith = (args: string[], stdin?: string) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], stdin);
+
+const paragraphs = [
+  'The river town of Averly rebuilt its stone bridge this spring after the winter floods carried away two of its arches.',
+  'Engineers from the county worked for eleven weeks, replacing the foundations with reinforced piers set deep into the bedrock.',
+  'Residents who had driven a long detour through the hills since January welcomed the reopening with a small parade on Saturday.',
+  'The mayor thanked the masons, many of whom had learned the old dry-stone techniques from their grandparents in the valley.',
+];
+
+const pageHtml = (extra = '') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Averly bridge reopens</title></head>
+<body>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li>
+<li><a href="/weather">Weather</a></li><li><a href="/contact">Contact us</a></li></ul></nav></header>
+<main><article><h1>Averly bridge reopens after the floods${extra}</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+</article></main>
+<footer><p>Copyright 2025 Averly Gazette. All rights reserved.</p><a href="/privacy">Privacy policy</a></footer>
+</body></html>`;
+
+let dir: string;
+let htmlPath: string;
+let gzPath: string;
+let batchDir: string;
+let expectedText: string;
+let expectedTitle: string | null;
+let server: Server;
+let baseUrl: string;
+const cp1252Html = pageHtml(' café').replace('charset="utf-8"', 'charset="windows-1252"');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pith-cli-'));
+  htmlPath = join(dir, 'averly.html');
+  gzPath = join(dir, 'averly-copy.html.gz');
+  writeFileSync(htmlPath, pageHtml());
+  writeFileSync(gzPath, gzipSync(Buffer.from(pageHtml())));
+  batchDir = join(dir, 'batch');
+  mkdirSync(batchDir);
+  writeFileSync(join(batchDir, 'one.html'), pageHtml());
+  writeFileSync(join(batchDir, 'two.html.gz'), gzipSync(Buffer.from(pageHtml(' again'))));
+  writeFileSync(join(batchDir, 'notes.txt'), 'not a page');
+  const expected = await extract(pageHtml());
+  expectedText = expected.text;
+  expectedTitle = expected.title;
+
+  server = createServer((req, res) => {
+    if (req.url === '/page') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
+      res.end(Buffer.from(cp1252Html, 'latin1')); // "é" as the single byte 0xE9
+    } else if (req.url === '/big') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(pageHtml() + '<!--' + 'x'.repeat(200_000) + '-->');
+    } else if (req.url === '/image') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.alloc(10));
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((ok) => server.close(() => ok()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('pith extract', () => {
+  it('prints the text of extract() for a file', async () => {
+    expect(expectedText.length).toBeGreaterThan(0); // a page with an article: the model keeps something
+    const r = await pith(['extract', htmlPath]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expectedText + '\n');
+  });
+
+  it('decompresses .html.gz files and reads stdin with -', async () => {
+    const gz = await pith(['extract', gzPath]);
+    expect(gz.code).toBe(0);
+    expect(gz.stdout).toBe(expectedText + '\n');
+    const stdin = await pith(['extract', '-'], pageHtml());
+    expect(stdin.code).toBe(0);
+    expect(stdin.stdout).toBe(expectedText + '\n');
+  });
+
+  it('--format json prints the whole result', async () => {
+    const r = await pith(['extract', htmlPath, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { text: string; title: string; blocks: { text: string; label: number }[]; timings: { totalMs: number } };
+    expect(json.text).toBe(expectedText);
+    expect(json.title).toBe(expectedTitle);
+    expect(json.title).toMatch(/Averly bridge reopens/);
+    expect(json.blocks.some((b) => b.text.includes(paragraphs[0]))).toBe(true);
+    expect(json.timings.totalMs).toBeGreaterThan(0);
+  });
+
+  it('fetches a URL and decodes it by the charset of the Content-Type', async () => {
+    const r = await pith(['extract', `${baseUrl}/page`, '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { blocks: { text: string }[] };
+    // windows-1252 decoding turns byte 0xE9 into "é" (UTF-8 decoding would give U+FFFD).
+    expect(json.blocks.map((b) => b.text).join(' ')).toContain('café');
+  });
+
+  it('fails with exit code 1 and a clear message on HTTP errors, non-HTML and oversized responses', async () => {
+    const [missing, image, big] = await Promise.all([
+      pith(['extract', `${baseUrl}/nope`]),
+      pith(['extract', `${baseUrl}/image`]),
+      pith(['extract', `${baseUrl}/big`, '--max-bytes', '50000']),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/HTTP 404/);
+    expect(image.code).toBe(1);
+    expect(image.stderr).toMatch(/image\/png, not an HTML page/);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/max-bytes 50000/);
+  });
+
+  it('usage errors exit with code 2', async () => {
+    const [missingFile, noArg, badFormat, unknown, unknownOption] = await Promise.all([
+      pith(['extract', join(dir, 'no-such-page.html')]),
+      pith(['extract']),
+      pith(['extract', htmlPath, '--format', 'xml']),
+      pith(['frobnicate']),
+      pith(['extract', htmlPath, '--colour']),
+    ]);
+    expect(missingFile.code).toBe(2);
+    expect(missingFile.stderr).toMatch(/no such file: .*no-such-page\.html/);
+    expect(noArg.code).toBe(2);
+    expect(noArg.stderr).toMatch(/needs a file, a URL or -/);
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toMatch(/--format must be text or json/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toMatch(/--colour/);
+  });
+
+  it('--help describes both commands', async () => {
+    const [main, ex, batch] = await Promise.all([pith(['--help']), pith(['extract', '--help']), pith(['batch', '--help'])]);
+    expect(main.code).toBe(0);
+    expect(main.stdout).toMatch(/pith extract <file\|url\|->/);
+    expect(main.stdout).toMatch(/pith batch <dir> --out <file\.jsonl>/);
+    expect(ex.code).toBe(0);
+    expect(ex.stdout).toMatch(/--format text\|json/);
+    expect(batch.code).toBe(0);
+    expect(batch.stdout).toMatch(/one line\s+per page/);
+  });
+});
+
+describe('pith batch', () => {
+  it('writes one JSON line per .html/.html.gz file, with progress on stderr', async () => {
+    const out = join(dir, 'out.jsonl');
+    const r = await pith(['batch', batchDir, '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/\[1\/2\] one /);
+    expect(r.stderr).toMatch(/\[2\/2\] two /);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; text: string; ms: number });
+    expect(lines.map((l) => l.id)).toEqual(['one', 'two']);
+    expect(lines[0].text).toBe(expectedText);
+    expect(lines[1].text).toBe((await extract(pageHtml(' again'))).text);
+    for (const l of lines) expect(l.ms).toBeGreaterThan(0);
+  });
+
+  it('needs --out and an existing folder', async () => {
+    const noOut = await pith(['batch', batchDir]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(/--out/);
+    const noDir = await pith(['batch', join(dir, 'nowhere'), '--out', join(dir, 'x.jsonl')]);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toMatch(/no such folder/);
+  });
+});
+
+describe('bin/pith.js', () => {
+  it('runs the built CLI after `tsc -p tsconfig.build.json`', async () => {
+    const build = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+    expect(build.stdout + build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    const r = await run(process.execPath, ['bin/pith.js', 'extract', htmlPath]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expectedText + '\n');
+  }, 180_000);
+});
