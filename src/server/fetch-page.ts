@@ -38,6 +38,8 @@ export interface GuardedFetchOptions extends FetchLimits {
   rejectCode: 'not_html' | 'not_a_feed';
   /** What the caller wanted, for the rejection message ("an HTML page"). */
   wanted: string;
+  /** Ends the fetch early, like the deadline (e.g. the feed proxy's total time budget): 'upstream_timeout'. */
+  signal?: AbortSignal;
 }
 
 export interface FetchedBody {
@@ -122,11 +124,18 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
   const first = checkTarget(target, options.allowHosts);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onCallerAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    const expire = (): void => {
       reject(new DeadlineExceeded());
       controller.abort();
-    }, options.timeoutMs);
+    };
+    timer = setTimeout(expire, options.timeoutMs);
+    if (options.signal !== undefined) {
+      if (options.signal.aborted) expire();
+      onCallerAbort = expire;
+      options.signal.addEventListener('abort', onCallerAbort);
+    }
   });
   deadline.catch(() => undefined); // handled where raced; avoid an unhandled rejection when nobody races it
   try {
@@ -195,6 +204,7 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
     throw err;
   } finally {
     clearTimeout(timer);
+    if (onCallerAbort !== undefined) options.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 
@@ -286,7 +296,7 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 /** Fetches an HTML or XHTML page through guardedFetch() and decodes it. */
-export async function fetchPage(target: string | URL, options: FetchLimits & { allowHosts: ReadonlySet<string> }): Promise<FetchedPage> {
+export async function fetchPage(target: string | URL, options: FetchLimits & { allowHosts: ReadonlySet<string>; signal?: AbortSignal }): Promise<FetchedPage> {
   const body = await guardedFetch(target, {
     ...options,
     accept: HTML_ACCEPT,

@@ -1,7 +1,8 @@
 // Fetching the target: every error status, limits while streaming, redirects checked hop by hop.
 
 import { describe, expect, it } from 'vitest';
-import { checkTarget } from '../../../src/server/guard';
+import { DEFAULT_FETCH_LIMITS, guardedFetch } from '../../../src/server/fetch-page';
+import { checkTarget, parseAllowHosts } from '../../../src/server/guard';
 import { BLOCKED_URLS } from './blocked-urls';
 import { call, errorOf, extractPath, page, pageServerPort } from './helpers';
 
@@ -98,6 +99,30 @@ describe('time-out: 504', () => {
   it('an upstream that never sends headers', async () => {
     const started = Date.now();
     await expectError(extractPath(page('/slow-headers')), 504, 'upstream_timeout', { PITH_FETCH_TIMEOUT_MS: '500' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('guardedFetch for other callers (the feed proxy)', () => {
+  const xmlOptions = {
+    ...DEFAULT_FETCH_LIMITS,
+    allowHosts: parseAllowHosts('127.0.0.1'),
+    accept: 'application/xml',
+    acceptMediaType: (t: string) => t.endsWith('xml'),
+    rejectCode: 'not_a_feed' as const,
+    wanted: 'a feed',
+  };
+
+  it("applies the caller's content-type rule", async () => {
+    await expect(guardedFetch(page('/page/article-news'), xmlOptions)).rejects.toMatchObject({ code: 'not_a_feed' });
+    const body = await guardedFetch(page('/xhtml'), xmlOptions);
+    expect(body.mediaType).toBe('application/xhtml+xml');
+    expect(body.bytes.byteLength).toBeGreaterThan(1000);
+  });
+
+  it("a caller's abort signal ends the fetch as a time-out", async () => {
+    const started = Date.now();
+    await expect(guardedFetch(page('/slow-body'), { ...xmlOptions, acceptMediaType: () => true, signal: AbortSignal.timeout(300) })).rejects.toMatchObject({ code: 'upstream_timeout' });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
