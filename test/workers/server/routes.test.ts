@@ -1,7 +1,7 @@
 // Every route, end to end inside workerd, against pages served from 127.0.0.1.
 
 import { describe, expect, it } from 'vitest';
-import { call, errorOf, extractPath, page, uniqueId } from './helpers';
+import { call, errorOf, extractPath, page, pageServerPort, uniqueId } from './helpers';
 
 const BLOG_SENTENCE = 'A sourdough starter is a living culture of wild yeasts and lactic acid bacteria';
 const NEWS_SENTENCE = 'The city council voted 31 to 12 on Tuesday evening';
@@ -172,10 +172,14 @@ describe('GET /<target-url> (prefix form)', () => {
     expect(body.url).toBe(page(`/counted/${id}?a=1&b=two`));
   });
 
-  it('a missing scheme means https (a blocked name is refused, a plain https fetch of 127.0.0.1 fails upstream)', async () => {
-    const res = await call('/localhost/some/page');
-    expect(res.status).toBe(403);
-    expect((await errorOf(res)).message).toContain('localhost');
+  it('a missing scheme means https', async () => {
+    // The page server speaks plain HTTP, so an https fetch of it fails upstream: proof the scheme was https.
+    const res = await call(`/127.0.0.1:${pageServerPort}/page/article-news?format=json`);
+    expect(res.status).toBe(502);
+    expect((await errorOf(res)).code).toBe('upstream_error');
+    const blocked = await call('/localhost/some/page');
+    expect(blocked.status).toBe(403);
+    expect((await errorOf(blocked)).message).toContain('localhost');
   });
 
   it('serves markdown with format=markdown or Accept: text/markdown', async () => {
