@@ -9,7 +9,7 @@
 // Rows: all text (every block kept), nothing, Readability.js on linkedom, pith with the `paper` features and with
 // the `pith` features (Viterbi), and both with unary-only decoding. Metrics: see eval/score.ts.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -307,6 +307,11 @@ async function main(): Promise<void> {
   if (!checkFloor) return;
   if (!full || split !== 'val') {
     process.stdout.write('floor: not checked (only a full validation run is compared with eval/floor.json)\n');
+    return;
+  }
+  if (!existsSync(FLOOR_PATH)) {
+    process.stderr.write('run-eval: eval/floor.json is missing: commit one (see eval/README.md) or pass --no-floor\n');
+    process.exitCode = 1;
     return;
   }
   const floor = JSON.parse(readFileSync(FLOOR_PATH, 'utf8')) as Floor;
