@@ -17,6 +17,7 @@ import { onError, onNotFound } from './errors.js';
 import { decodeBody, fetchPage, readLimited } from './fetch-page.js';
 import { chooseFormat, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
 import { checkTarget } from './guard.js';
+import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
 
@@ -180,6 +181,8 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format) }));
     return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store' });
   });
+
+  app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)
 
   // Unknown API paths are not targets.
   app.all('/v1/*', (c) => onNotFound(c));
