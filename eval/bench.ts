@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { parseHTML } from 'linkedom';
 import { extract } from '../src/lib.js';
 import type { FeatureSetName, Timings } from '../src/types.js';
 import { decodeHtml, loadPage, readSplits } from './corpus.js';
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
 
   const pithMs: number[] = [];
   const readabilityMs: number[] = [];
+  const linkedomMs: number[] = [];
   const stages = new Map<keyof Timings, number[]>(STAGES.map(([k]) => [k, []]));
   let blocks = 0;
   let pithWins = 0;
@@ -150,13 +152,20 @@ async function main(): Promise<void> {
         readabilityMs.push(ms);
         return ms;
       };
+      const runLinkedom = () => {
+        const t0 = performance.now();
+        parseHTML(html);
+        linkedomMs.push(performance.now() - t0);
+      };
       // Interleave, alternating which goes first so that neither always runs on a warm cache.
       let a: number;
       let b: number;
       if ((i + round) % 2 === 0) {
         a = await runPith();
         b = runReadability();
+        runLinkedom();
       } else {
+        runLinkedom();
         b = runReadability();
         a = await runPith();
       }
@@ -179,6 +188,7 @@ async function main(): Promise<void> {
   lines.push('');
   lines.push(row('pith extract(), whole call', pith));
   lines.push(row('Readability.js on linkedom, whole call', readability));
+  lines.push(row('(linkedom parseHTML alone, for reference)', stat(linkedomMs)));
   lines.push('');
   lines.push(
     `pith / Readability: ${ratioMedian.toFixed(2)}x at the median, ${ratioTotal.toFixed(2)}x in total time; ` +
@@ -197,6 +207,7 @@ async function main(): Promise<void> {
     stages: Object.fromEntries(STAGES.map(([k]) => [k, stat(stages.get(k) ?? [])])),
     pith,
     readability,
+    linkedomParse: stat(linkedomMs),
     ratioMedian,
     ratioTotal,
     pithFasterShare: pithWins / n,
