@@ -92,7 +92,7 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     c.title,
     c.h1,
   );
-  const title = rawTitle === null ? null : stripSiteName(rawTitle, siteName, base, c.h1);
+  const title = preferHeading(rawTitle === null ? null : stripSiteName(rawTitle, siteName, base, c.h1), c.h1);
 
   const author = cleanAuthor(
     firstOf(
@@ -497,15 +497,54 @@ function nonUrl(v: string | undefined): string | null {
   return v === undefined || URL_LIKE.test(v) ? null : v;
 }
 
+const AUTHOR_JUNK = /\{\{|\}\}|^\w+(?:\.\w+){2,}$|^(?:view|read|more|see|all)\b.*\bposts?\b|^(?:admin|administrator|unknown|null|undefined)$/i;
+const LAST_COMMA_FIRST = /^([\p{L}'-]+),\s*([\p{L}'.-]+(?:\s[\p{L}'.-]+)?)$/u;
+
 function cleanAuthor(v: string | null): string | null {
   let s = clean(v);
   if (s === null) return null;
+  if (AUTHOR_JUNK.test(s)) return null;
+  // "Roy, Aniruddha" (citation style) -> "Aniruddha Roy"
+  const lf = LAST_COMMA_FIRST.exec(s);
+  if (lf) s = `${lf[2]} ${lf[1]}`;
   s = s.replace(AUTHOR_LABEL, '').replace(BY_PREFIX, '').replace(AUTHOR_NOISE, '');
   const date = DATE_IN_TEXT.exec(s);
   if (date && date.index > 0) s = s.slice(0, date.index);
   s = s.replace(/[\s,|·•-]+$/, '').trim();
   if (s.length < 2 || s.length > 120) return null;
   return s;
+}
+
+/** Token F1 between the meta title and the first `h1` from which the `h1` wins (0.3 best on the train split). */
+const HEADING_AGREEMENT = 0.3;
+const MAX_HEADING_WORDS = 40;
+
+/**
+ * The visible headline wins when it tells the same story as the meta title: meta titles are often rewritten for
+ * search engines and social cards, and `h1` is what readers see. (Train split: 75.1% -> 79.6% title accuracy.)
+ */
+function preferHeading(title: string | null, h1: string | null): string | null {
+  if (h1 === null || h1.split(' ').length > MAX_HEADING_WORDS) return title;
+  if (title === null) return h1;
+  return tokenF1(title, h1) >= HEADING_AGREEMENT ? h1 : title;
+}
+
+const TOKEN = /[\p{L}\p{N}]+/gu;
+function tokenF1(a: string, b: string): number {
+  const ta = a.toLowerCase().match(TOKEN) ?? [];
+  const tb = b.toLowerCase().match(TOKEN) ?? [];
+  if (ta.length === 0 || tb.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const t of tb) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let common = 0;
+  for (const t of ta) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      common++;
+      counts.set(t, n - 1);
+    }
+  }
+  return (2 * common) / (ta.length + tb.length);
 }
 
 function normKey(s: string): string {
