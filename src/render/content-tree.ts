@@ -300,6 +300,15 @@ export function isBlockNode(n: ContentNode): n is ContentElement {
 }
 
 function push(sink: Sink, node: ContentNode): void {
+  if (node.kind === 'text') {
+    // linkedom splits text at character references ("a &lt;b" -> "a ", "<", "b"): join them again so that
+    // escaping sees whole strings
+    const last = sink.nodes[sink.nodes.length - 1];
+    if (last !== undefined && last.kind === 'text') {
+      last.text += node.text;
+      return;
+    }
+  }
   sink.nodes.push(node);
   if (isBlockNode(node)) sink.hasBlock = true;
 }

@@ -122,6 +122,10 @@ describe('renderMarkdown: constructs', () => {
     expect(md).toBe('5 \\* 3 = \\[15\\] and snake_case and \\_x\\_ **tag**\n\n\\# not a heading  \n\\- not a list  \n2\\. not ordered  \n\\> not a quote');
   });
 
+  it('escapes markup-like text split by character references', () => {
+    expect(markdownOf(doc('<p>a &lt;b&gt; c &amp; &lt;/x&gt;</p>'))).toBe('a \\<b> c & \\</x>');
+  });
+
   it('definition lists and horizontal rules inside the content', () => {
     const md = markdownOf(doc('<dl><dt>Term</dt><dd>Meaning</dd></dl><p>before</p><hr><p>after</p>'));
     expect(md).toBe('**Term**\n\nMeaning\n\nbefore\n\n---\n\nafter');
