@@ -14,6 +14,8 @@
 //   /big-gzip               6 MB of HTML, gzip-compressed (about 30 kB on the wire)
 //   /image.png              a PNG image                                   /no-type     HTML without Content-Type
 //   /text                   text/plain                                    /xhtml       application/xhtml+xml page
+//   /feeds/<file>?id=<id>[&type=<media type>]   test/fixtures/feeds/<file> with {{BASE}} (this server) and {{ID}}
+//                           filled in; the type from the extension (FEED_TYPES) unless ?type= says otherwise
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -23,6 +25,14 @@ import type { TestProject } from 'vitest/node';
 
 const FIXTURES = new URL('../fixtures/server/', import.meta.url);
 const SIX_MB = 6 * 1024 * 1024;
+const FEEDS = new URL('../fixtures/feeds/', import.meta.url);
+const FEED_TYPES: Record<string, string> = {
+  rss: 'application/rss+xml',
+  atom: 'application/atom+xml',
+  rdf: 'application/rdf+xml',
+  xml: 'text/xml',
+  json: 'application/json',
+};
 
 /** How each encoded fixture announces its charset (header, <meta> or BOM). */
 const ENCODED: Record<string, string> = {
@@ -47,6 +57,17 @@ function fixture(name: string, dir = ''): Buffer | null {
   if (!/^[a-z0-9_-]+$/i.test(name)) return null;
   try {
     return readFileSync(new URL(`${dir}${name}.html`, FIXTURES));
+  } catch {
+    return null;
+  }
+}
+
+/** A feed fixture with its placeholders filled in; bytes other than the placeholders are kept (Latin-1 feeds too). */
+function feedFixture(name: string, base: string, id: string): Buffer | null {
+  if (!/^[a-z0-9_-]+\.[a-z]+$/i.test(name)) return null;
+  try {
+    const raw = readFileSync(new URL(name, FEEDS)).toString('latin1');
+    return Buffer.from(raw.replaceAll('{{BASE}}', base).replaceAll('{{ID}}', id), 'latin1');
   } catch {
     return null;
   }
@@ -133,6 +154,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
         return html('Just some plain text, not a page.', 'text/plain; charset=utf-8');
       case 'xhtml':
         return html(fixture('article-news') ?? '', 'application/xhtml+xml');
+      case 'feeds': {
+        const body = feedFixture(arg, `http://${req.headers.host ?? '127.0.0.1'}`, url.searchParams.get('id') ?? 'x');
+        const type = url.searchParams.get('type') ?? FEED_TYPES[arg.slice(arg.lastIndexOf('.') + 1)];
+        return body === null || type === undefined ? html('<h1>not found</h1>', undefined, 404) : html(body, type);
+      }
       default:
         return html('<h1>not found</h1>', undefined, 404);
     }
