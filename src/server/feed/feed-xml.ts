@@ -73,7 +73,7 @@ const itemParser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true, // numeric character references (&#38;) too, and the HTML names feeds use without a DTD
   isArray: (name) => name === 'link' || name.endsWith(':link'),
 });
 
