@@ -20,6 +20,7 @@
 //   pith for the clean article).
 // - Atom: <content type="html"> with the article; <summary> is kept. An existing <content> is replaced, except
 //   one with a src attribute (out-of-line content such as media): that entry is left as it was.
+// Relative links are resolved against the URL the feed came from (xml:base is not read).
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PithError } from '../../errors.js';

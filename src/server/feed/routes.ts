@@ -9,7 +9,9 @@
 // -> the same kind of feed with its own content type. Header X-Pith-Items: filled=N; kept=N; timed-out=N
 // (filled + kept + timed-out = items in the feed; items beyond max count as kept).
 // The feed answer is cached for PITH_FEED_CACHE_TTL_S (default 300 s) unless an item timed out: the next poll
-// then tries again, and finds the late articles in the extract cache.
+// then tries again, and finds the late articles in the extract cache. nocache=1 (or Cache-Control: no-cache)
+// re-reads the feed only; its articles still come from the extract cache.
+// Concurrency 4 stays under the Workers limit of 6 simultaneous outgoing connections per request.
 //
 // Variables (strings, like the rest of wrangler.toml's [vars]):
 //   PITH_FEED_BUDGET_MS       total time for one feed request, feed fetch included (default 20000)
