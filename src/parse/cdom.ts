@@ -1,8 +1,8 @@
 // Collapsed DOM (spec §1) and raw node properties (spec §3), built in ONE iterative forward walk over the DOM.
 // Iterative, not recursive: real pages nest thousands of unclosed tags deep.
 import type { CdomNode, NodeProps } from '../types.js';
-import { DOCUMENT_NODE, type DomDocument, type DomElement, type DomNode, isElement, isText, topLevelNodes } from './dom.js';
-import { isBlankText, javaTrim, normaliseWhitespace, paperTextStats, unicodeTextStats } from './text-stats.js';
+import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from './dom.js';
+import { blockTextStats, isBlankText, javaTrim, normaliseWhitespace } from './text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
 
 /** Spec §1 rule 3 (`checkbox` and `radio` are not tag names and never match; kept for fidelity). */
@@ -47,11 +47,18 @@ export interface CdomResult {
   truncatedReason?: string;
   /** Elements visited (skipped ones included). */
   nDomElements: number;
+  /** `<noscript>` elements met (skipped unless options.keepNoscript). */
+  nNoscript: number;
 }
 
 export interface CdomLimits {
   maxDomNodes: number;
   maxBlocks: number;
+}
+
+export interface CdomOptions {
+  /** Walk `<noscript>` content instead of skipping it (fallback for script-rendered pages, e.g. Discourse). */
+  keepNoscript?: boolean;
 }
 
 interface Frame {
@@ -90,8 +97,7 @@ function nameOf(n: DomNode | null): string {
 
 function leafProps(text: string, start: number, prevName: string, nextName: string): NodeProps {
   const t = javaTrim(text);
-  const s = paperTextStats(t);
-  const u = unicodeTextStats(t);
+  const { paper: s, unicode: u } = blockTextStats(t);
   return {
     nCharacters: s.nCharacters,
     nWords: s.nWords,
@@ -238,10 +244,13 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   let id = '';
   let context = ROOT_CONTEXT;
   if (isElement(el)) {
-    classAttr = el.getAttribute('class') ?? '';
-    id = el.getAttribute('id') ?? '';
-    context = childContext(parent ? parent.context : ROOT_CONTEXT, el as DomElement, tag, classAttr, id,
-      parent ? parent.rawDepth + 1 : 0);
+    const hasAttrs = el.hasAttributes();
+    if (hasAttrs) {
+      classAttr = attr(el, 'class') ?? '';
+      id = attr(el, 'id') ?? '';
+    }
+    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classAttr, id,
+      parent ? parent.rawDepth + 1 : 0, hasAttrs);
   }
   return {
     el, tag, classAttr, id, prevName, nextName,
@@ -261,11 +270,13 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
  * Builds the CDOM under `rootNode` (an element, or a document treated as `rootTag`).
  * Blocks are the leaves in document order; positions are cumulative offsets of the leaf texts (text order).
  */
-export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits): CdomResult {
+export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits, options: CdomOptions = {}): CdomResult {
+  const keepNoscript = options.keepNoscript === true;
   const blocks: CdomNode[] = [];
   const leafInfo: LeafInfo[] = [];
   let truncatedReason: string | undefined;
   let nDomElements = 0;
+  let nNoscript = 0;
   let position = 0;
   let result: CdomNode | null = null;
 
@@ -345,7 +356,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         continue;
       }
       if (PATENT_CHILD_TAGS.has(tag)) f.counts.countedChildTags++;
-      if (SKIP_TAGS.has(tag)) {
+      if (tag === 'noscript') nNoscript++;
+      if (SKIP_TAGS.has(tag) && !(keepNoscript && tag === 'noscript')) {
         if (tag === 'input') f.hasInput = true;
         continue;
       }
@@ -366,5 +378,5 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       }
     }
   }
-  return { root: result, blocks, leafInfo, truncated: truncatedReason !== undefined, truncatedReason, nDomElements };
+  return { root: result, blocks, leafInfo, truncated: truncatedReason !== undefined, truncatedReason, nDomElements, nNoscript };
 }

@@ -1,7 +1,7 @@
 // What a block inherits from ALL its raw DOM ancestors (pith features): ancestor tags, ARIA roles, class/id words,
 // hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
 // reuses its parent's context, so the walk allocates only where something changes.
-import type { DomElement } from './dom.js';
+import { type DomElement, attr } from './dom.js';
 
 /** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
 export const ANCESTOR_TAGS: readonly string[] = [
@@ -99,6 +99,7 @@ const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
 /** The context below element `el` (raw DOM depth `depth`), given its parent's. */
 export function childContext(
   parent: AncestorContext, el: DomElement, tag: string, classAttr: string, id: string, depth: number,
+  hasAttributes: boolean,
 ): AncestorContext {
   let tags = parent.tags;
   let roles = parent.roles;
@@ -123,7 +124,7 @@ export function childContext(
     inLink = true;
     changed = true;
   }
-  const role = el.getAttribute('role');
+  const role = hasAttributes ? attr(el, 'role') : null;
   if (role !== null && role.length > 0) {
     for (const r of role.toLowerCase().split(' ')) {
       const ri = ROLE_INDEX.get(r);
@@ -143,12 +144,13 @@ export function childContext(
     changed = true;
   }
   if (!hidden) {
-    const style = el.getAttribute('style');
+    const style = hasAttributes ? attr(el, 'style') : null;
     if (
       tag === 'template' ||
-      el.hasAttribute('hidden') ||
-      el.getAttribute('aria-hidden') === 'true' ||
-      (style !== null && HIDDEN_STYLE.test(style))
+      (hasAttributes &&
+        (attr(el, 'hidden') !== null ||
+          attr(el, 'aria-hidden') === 'true' ||
+          (style !== null && HIDDEN_STYLE.test(style))))
     ) {
       hidden = true;
       changed = true;

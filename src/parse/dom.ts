@@ -23,7 +23,15 @@ export interface DomElement extends DomNode {
   /** Lower-case tag name for HTML elements. */
   readonly localName: string;
   getAttribute(name: string): string | null;
-  hasAttribute(name: string): boolean;
+  /** Cheaper than getAttribute in linkedom (which builds a DOMTokenList for `class`). */
+  getAttributeNode(name: string): { readonly value: string } | null;
+  hasAttributes(): boolean;
+}
+
+/** Raw attribute value, or null. */
+export function attr(el: DomElement, name: string): string | null {
+  const a = el.getAttributeNode(name);
+  return a === null ? null : a.value;
 }
 
 export interface DomDocument extends DomNode {

@@ -365,7 +365,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       unary[o++] = Math.log1p(n);
       unary[o++] = Math.log1p(t - 1);
       unary[o++] = Math.log1p(c - 1);
-      unary[o++] = b2d(DATE_LIKE.test(text));
+      unary[o++] = b2d(p.nNumeric > 0 && DATE_LIKE.test(text));
       unary[o++] = b2d(STARTS_WITH_SEPARATOR.test(text));
       unary[o++] = b2d(CONTAINS_SEPARATOR.test(text));
       unary[o++] = b2d(text.endsWith(':'));

@@ -17,6 +17,8 @@ export interface Page {
   truncatedReason?: string;
   /** The linkedom Document. */
   document: unknown;
+  /** Set when the standard CDOM rules found no text and a fallback rule was used ('noscript': its content walked). */
+  fallback?: 'noscript';
   /** Per-block data of the walk used by the pith features; parallel to `blocks`. */
   leafInfo: LeafInfo[];
 }
@@ -39,7 +41,16 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   const rawTitle = findTitle(document);
   const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));
   const { root: domRoot, tag } = findContentRoot(document);
-  const r = buildCdom(domRoot, tag, limits);
+  let r = buildCdom(domRoot, tag, limits);
+  // Fallback ladder: a page whose only text is inside <noscript> (script-rendered apps) is walked again with it.
+  let fallback: Page['fallback'];
+  if (r.blocks.length === 0 && !r.truncated && r.nNoscript > 0) {
+    const again = buildCdom(domRoot, tag, limits, { keepNoscript: true });
+    if (again.blocks.length > 0) {
+      r = again;
+      fallback = 'noscript';
+    }
+  }
   const page: Page = {
     root: r.root,
     blocks: r.blocks,
@@ -49,5 +60,6 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     leafInfo: r.leafInfo,
   };
   if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
+  if (fallback !== undefined) page.fallback = fallback;
   return page;
 }

@@ -247,3 +247,103 @@ export function unicodeTextStats(text: string): UnicodeTextStats {
 export function lowerWords(text: string): string[] {
   return unicodeWords(text.toLowerCase());
 }
+
+// ---------------------------------------------------------------- both at once, with an ASCII fast path
+
+const isAsciiWordChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+
+/**
+ * paperTextStats and unicodeTextStats of one trimmed text. Pure-ASCII texts (most blocks) take one hand-written
+ * pass that gives exactly what the regexes give; other texts go through the regexes.
+ */
+export function blockTextStats(text: string): { paper: TextStats; unicode: UnicodeTextStats } {
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    if (text.charCodeAt(i) > 127) return { paper: paperTextStats(text), unicode: unicodeTextStats(text) };
+  }
+  let nPunctuation = 0, nNumeric = 0, nSentences = 1;
+  let nWords = 0, nStopwords = 0, nWordsWithCapital = 0, totalWordLength = 0;
+  let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0;
+  let pStart = -1; // start of the current paper word ([A-Za-z0-9_] run)
+  let uStart = -1; // start of the current pith word ([A-Za-z0-9] run)
+  let uUpper = false;
+  for (let i = 0; i <= len; i++) {
+    const c = i < len ? text.charCodeAt(i) : 32;
+    const uw = isAsciiWordChar(c);
+    const pw = uw || c === 95;
+    if (uw) {
+      if (uStart < 0) {
+        uStart = i;
+        uUpper = false;
+      }
+      if (c >= 65 && c <= 90) uUpper = true;
+      if (c >= 48 && c <= 57) nNumeric++;
+    } else if (uStart >= 0) {
+      const w = text.slice(uStart, i);
+      uWords++;
+      uTotalWordLength += w.length;
+      const c0 = w.charCodeAt(0);
+      if (c0 >= 65 && c0 <= 90) uWordsWithCapital++;
+      if (PITH_STOPWORDS.has(uUpper ? w.toLowerCase() : w)) uStopwords++;
+      uStart = -1;
+    }
+    if (pw) {
+      if (pStart < 0) pStart = i;
+    } else if (pStart >= 0) {
+      const w = text.slice(pStart, i);
+      nWords++;
+      totalWordLength += w.length;
+      const c0 = w.charCodeAt(0);
+      if (c0 >= 65 && c0 <= 90) nWordsWithCapital++;
+      if (PAPER_STOPWORDS.has(w)) nStopwords++;
+      pStart = -1;
+    }
+    if (i < len && isPaperPunct(c)) {
+      nPunctuation++;
+      // (?<=[.?!;])\s+(?=\p{Lu}): a whitespace run after . ? ! ; followed by an upper-case letter.
+      if (c !== 44 && c !== 58) {
+        let j = i + 1;
+        while (j < len && isJavaSpace(text.charCodeAt(j))) j++;
+        if (j > i + 1 && j < len) {
+          const d = text.charCodeAt(j);
+          if (d >= 65 && d <= 90) nSentences++;
+        }
+      }
+    }
+  }
+  const last = len > 0 ? text.charCodeAt(len - 1) : -1;
+  const endsWithPunctuation = last >= 0 && isPaperPunct(last);
+  return {
+    paper: {
+      nCharacters: Math.max(len, 1),
+      nWords,
+      nSentences,
+      nPunctuation,
+      nNumeric,
+      nStopwords,
+      nWordsWithCapital,
+      totalWordLength,
+      endsWithPunctuation,
+      endsWithQuestionMark: last === 63,
+      containsCopyright: false,
+      containsEmail: text.includes('@') && EMAIL.test(text),
+      containsUrl: text.includes('://') && URL.test(text),
+      containsYear: nNumeric >= 4 && YEAR.test(text),
+    },
+    unicode: {
+      uWords,
+      uStopwords,
+      uWordsWithCapital,
+      uTotalWordLength,
+      uPunctuation: nPunctuation,
+      uSentences: nSentences,
+      uEndsWithPunctuation: endsWithPunctuation,
+    },
+  };
+}
+
+/** Java regex `\s` without UNICODE_CHARACTER_CLASS: [ \t\n\x0B\f\r]. */
+function isJavaSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
