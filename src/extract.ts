@@ -11,6 +11,7 @@ import { unaryArgmax, viterbi } from './model/viterbi.js';
 import { buildContentTree, keptTextNodes, resolveBaseUrl } from './render/content-tree.js';
 import { htmlFromTree } from './render/html.js';
 import { markdownFromTree } from './render/markdown.js';
+import { renderDebugHtml } from './render/debug.js';
 import { countWords, renderText } from './render/text.js';
 import type { BlockResult, Classifier, Extraction, Label, OutputFormat } from './types.js';
 
@@ -138,5 +139,6 @@ export async function extractWith(classifier: Classifier, html: string, options:
   if (markdown !== undefined) extraction.markdown = markdown;
   if (cleanHtml !== undefined) extraction.html = cleanHtml;
   if (page.truncatedReason !== undefined) extraction.truncatedReason = page.truncatedReason;
+  if (format === 'debug') extraction.debugHtml = renderDebugHtml(extraction, page);
   return extraction;
 }

@@ -115,7 +115,7 @@ export interface PageMetadata {
 }
 
 /** Output formats of extract(). */
-export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
+export type OutputFormat = 'text' | 'markdown' | 'html' | 'json' | 'debug';
 
 export interface Extraction {
   /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */
@@ -124,6 +124,8 @@ export interface Extraction {
   markdown?: string;
   /** Sanitised HTML of the main content, safe to embed; present when format is 'html' or 'json'. */
   html?: string;
+  /** A self-contained HTML page showing every block, its label and probability (format 'debug'). */
+  debugHtml?: string;
   /** The page's title (metadata.title). */
   title: string | null;
   metadata: PageMetadata;

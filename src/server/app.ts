@@ -28,7 +28,7 @@ export interface Extractor {
   /** Starts the model if it is not running yet; throws when it cannot. */
   ready(): Promise<void>;
   /** `format` says what the core must render besides text (markdown or sanitised html). */
-  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' }): Promise<Extraction>;
+  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' | 'debug' }): Promise<Extraction>;
 }
 
 type AppEnv = { Bindings: Env };

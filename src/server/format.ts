@@ -5,9 +5,9 @@
 import { PithError } from '../errors.js';
 import type { Extraction } from '../types.js';
 
-export type Format = 'text' | 'markdown' | 'html' | 'json';
+export type Format = 'text' | 'markdown' | 'html' | 'json' | 'debug';
 
-export const FORMATS: readonly Format[] = ['text', 'markdown', 'html', 'json'];
+export const FORMATS: readonly Format[] = ['text', 'markdown', 'html', 'json', 'debug'];
 const FORMAT_SET: ReadonlySet<string> = new Set(FORMATS);
 
 /** Media types in Accept headers that name a format. */
@@ -24,6 +24,7 @@ const CONTENT_TYPE: Readonly<Record<Format, string>> = Object.freeze({
   markdown: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
   json: 'application/json; charset=utf-8',
+  debug: 'text/html; charset=utf-8',
 });
 
 export function isFormat(value: string): value is Format {
@@ -105,6 +106,9 @@ export function renderExtraction(format: Format, extraction: Extraction, context
     case 'html':
       if (extraction.html === undefined) throw new PithError('not_acceptable', 'this pith cannot render html: ask for text or json');
       return { body: htmlDocument(extraction, context), contentType: CONTENT_TYPE.html };
+    case 'debug':
+      if (extraction.debugHtml === undefined) throw new PithError('not_acceptable', 'this pith cannot render the debug view: ask for text or json');
+      return { body: extraction.debugHtml, contentType: CONTENT_TYPE.debug };
   }
 }
 
@@ -129,6 +133,6 @@ function htmlDocument(extraction: Extraction, context: RenderContext): string {
 }
 
 /** What the core must render for a format: JSON carries the plain text and metadata only. */
-export function coreFormatFor(format: Format): 'text' | 'markdown' | 'html' {
+export function coreFormatFor(format: Format): 'text' | 'markdown' | 'html' | 'debug' {
   return format === 'json' ? 'text' : format;
 }

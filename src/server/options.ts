@@ -1,7 +1,7 @@
 // pith's own request options and the prefix form's target URL. Pure.
 //
 // Options (all also work as query parameters, since browsers and feed readers cannot set headers):
-//   format=text|markdown|html|json   nocache=1   debug=1   token=<secret>
+//   format=text|markdown|html|json|debug   nocache=1   debug=1   token=<secret>
 // Every option may also be written with a `pith_` prefix (pith_format=json): prefixed names always belong to
 // pith and are never forwarded.
 //
@@ -23,7 +23,7 @@ export interface RequestOptions {
 const PREFIX = 'pith_';
 const FLAG_VALUE = /^(?:1|0|true|false|yes|no|on|off)$/i;
 const TRUE_VALUE = /^(?:1|true|yes|on)$/i;
-const FORMAT_VALUE = /^(?:text|markdown|html|json)$/i;
+const FORMAT_VALUE = /^(?:text|markdown|html|json|debug)$/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const HTTP_SINGLE_SLASH = /^(https?):\/+/i; // proxies sometimes fold "//" into "/"
 const ENCODED_SCHEME = /^https?%3a/i;

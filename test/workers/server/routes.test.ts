@@ -192,6 +192,17 @@ describe('GET /<target-url> (prefix form)', () => {
     }
   });
 
+  it('serves the debug view with format=debug: every block, kept ones marked, as HTML', async () => {
+    const res = await call(`/${page('/page/article-blog')}?format=debug&nocache=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const body = await res.text();
+    expect(body.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(body).toMatch(/<li class="block kept[^"]*"[^>]*>[\s\S]*?lactic acid bacteria/);
+    expect(body).toMatch(/<li class="block dropped/);
+    expect(body).not.toContain('<script');
+  });
+
   it('serves a standalone sanitised HTML document with format=html', async () => {
     const res = await call(`/${page('/page/article-blog')}?format=html`);
     expect(res.status).toBe(200);
