@@ -156,7 +156,7 @@ def main():
         f.write("\n")
 
     # --- golden file: a few mid-sized validation pages, plus 1- and 2-block pages cut from the first one
-    candidates = sorted((p for p in val_pages if 20 <= p.n_blocks <= 150), key=lambda p: p.id)
+    candidates = sorted((p for p in val_pages if 20 <= p.n_blocks <= 80), key=lambda p: p.id)
     if len(candidates) < cfg["golden_pages"]:
         candidates = sorted(val_pages, key=lambda p: -p.n_blocks)[: cfg["golden_pages"]]
     step = max(1, len(candidates) // cfg["golden_pages"])
