@@ -29,6 +29,8 @@ export interface FixtureExpectation {
   mustKeep: string[];
   /** Boilerplate that extract() must drop. */
   mustDrop: string[];
+  /** Candidates the shipped model fails, kept out of the assertions but on record (see the fixtures README). */
+  knownMisses?: string[];
   note?: string;
 }
 
