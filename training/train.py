@@ -74,12 +74,13 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
     opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
     n_classes = 2 if kind == "unary" else 4
     weight = None
-    if cfg["class_weight"] == "balanced":
+    class_weight = cfg[f"{kind}_class_weight"]
+    if class_weight == "balanced":
         y = data.labels[data.block_rows(train_pages)] if kind == "unary" else data.edge_labels[data.edge_rows(train_pages)]
         counts = np.bincount(y, minlength=n_classes).astype(np.float64)
         weight = torch.tensor(y.size / (n_classes * np.maximum(counts, 1)), dtype=torch.float32)
-    elif cfg["class_weight"] != "none":
-        raise SystemExit(f"class_weight must be 'none' or 'balanced', not {cfg['class_weight']!r}")
+    elif class_weight != "none":
+        raise SystemExit(f"{kind}_class_weight must be 'none' or 'balanced', not {class_weight!r}")
 
     ps = cfg["patch_size"]
     span = ps if kind == "unary" else ps - 1  # 9 blocks or the 8 edges between them
