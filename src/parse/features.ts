@@ -231,34 +231,55 @@ function lowestCommonAncestor(a: CdomNode, b: CdomNode): CdomNode | null {
 }
 
 /**
- * Class-selector ids (spec §1.2 `classSelector`): equal ids <=> equal selector strings, computed top-down with
- * interned (chain, parent id) keys instead of building the long strings.
+ * Class-selector ids (spec §1.2 `classSelector`): equal ids <=> equal selector strings. Computed top-down with
+ * interned (own chain, parent id) pairs instead of building the long strings. A pre-order walk with children
+ * pushed in reverse reaches the leaves in document order, i.e. in `blocks` order.
  */
 function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array {
-  const ids = new Map<CdomNode, number>();
-  const intern = new Map<string, number>();
-  if (root) {
-    const todo: CdomNode[] = [root];
-    while (todo.length > 0) {
-      const n = todo.pop()!;
-      let tpc = '';
+  const out = new Int32Array(blocks.length).fill(-1);
+  if (!root) return out;
+  const chainIds = new Map<string, number>();
+  const pairIds = new Map<number, number>();
+  const nodes: CdomNode[] = [root];
+  const parentIds: number[] = [-1];
+  let leaf = 0;
+  while (nodes.length > 0) {
+    const n = nodes.pop()!;
+    const parentId = parentIds.pop()!;
+    let tpc: string;
+    if (n.tags.length === 1 && n.classNames[0].length === 0) {
+      tpc = n.tags[0];
+    } else {
+      tpc = '';
       for (let i = 0; i < n.tags.length; i++) {
         if (i > 0) tpc += ',';
         tpc += n.tags[i];
-        for (const c of n.classNames[i] ?? []) tpc += '.' + c;
+        const cls = n.classNames[i];
+        if (cls) for (const c of cls) tpc += '.' + c;
       }
-      const key = `${tpc}\u0000${n.parent ? ids.get(n.parent) : -1}`;
-      let id = intern.get(key);
-      if (id === undefined) {
-        id = intern.size;
-        intern.set(key, id);
+    }
+    let chainId = chainIds.get(tpc);
+    if (chainId === undefined) {
+      chainId = chainIds.size;
+      chainIds.set(tpc, chainId);
+    }
+    const key = chainId * 0x4000000 + (parentId + 1); // exact while both stay below 2^26
+    let id = pairIds.get(key);
+    if (id === undefined) {
+      id = pairIds.size;
+      pairIds.set(key, id);
+    }
+    const kids = n.children;
+    if (kids.length === 0) {
+      if (leaf < blocks.length && blocks[leaf] === n) out[leaf] = id;
+      leaf++;
+    } else {
+      for (let k = kids.length - 1; k >= 0; k--) {
+        nodes.push(kids[k]);
+        parentIds.push(id);
       }
-      ids.set(n, id);
-      for (const k of n.children) todo.push(k);
     }
   }
-  const out = new Int32Array(blocks.length);
-  for (let i = 0; i < blocks.length; i++) out[i] = ids.get(blocks[i]) ?? -1;
   return out;
 }
 

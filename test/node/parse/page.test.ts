@@ -35,6 +35,15 @@ describe('parsePage limits and robustness', () => {
     expect(page.blocks.map((b) => b.text)).toEqual(['AT&T <3 café ']);
   });
 
+  it('falls back to <noscript> content when the page has no other text', () => {
+    const page = parsePage('<html><body><div id="app"></div><noscript><p>Server text</p><p>More</p></noscript><script>x()</script></body></html>');
+    expect(page.blocks.map((b) => b.text)).toEqual(['Server text', 'More']);
+    expect(page.fallback).toBe('noscript');
+    const normal = parsePage('<body><p>Visible</p><noscript><p>Enable JS</p></noscript></body>');
+    expect(normal.blocks.map((b) => b.text)).toEqual(['Visible']);
+    expect(normal.fallback).toBeUndefined();
+  });
+
   it('does not throw on broken markup', () => {
     for (const h of ['<', '<<<>>>', '<div', '</p></div>text', '<table><td>x<tr>y', '<html><html><body><body>z', '\u0000\ufffd']) {
       expect(() => parsePage(h)).not.toThrow();
