@@ -5,7 +5,7 @@
 // 2 usage error (unknown command or option, missing argument, file or folder not found).
 
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -277,7 +277,14 @@ async function runBatch(args: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
 
   const toStdout = values.out === '-';
+  if (!toStdout && !existsSync(dirname(resolve(values.out)))) {
+    throw new UsageError(`the folder of --out ${values.out} does not exist`);
+  }
   const out = toStdout ? process.stdout : createWriteStream(resolve(values.out));
+  let writeError: Error | null = null;
+  out.on('error', (err: Error) => {
+    writeError = err;
+  });
   const write = (line: string): Promise<void> =>
     new Promise((ok, fail) => out.write(line, (err) => (err ? fail(err) : ok())));
 
@@ -296,6 +303,7 @@ async function runBatch(args: string[]): Promise<number> {
       failed++;
       line = { id, text: '', ms: round(performance.now() - t0), error: (err as Error).message };
     }
+    if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await write(JSON.stringify(line) + '\n');
     process.stderr.write(
       `[${i + 1}/${files.length}] ${id} ${line.ms} ms${line.error ? ` FAILED: ${String(line.error)}` : ''}\n`,

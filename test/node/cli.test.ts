@@ -208,6 +208,9 @@ describe('pith batch', () => {
     const noDir = await pith(['batch', join(dir, 'nowhere'), '--out', join(dir, 'x.jsonl')]);
     expect(noDir.code).toBe(2);
     expect(noDir.stderr).toMatch(/no such folder/);
+    const badOut = await pith(['batch', batchDir, '--out', join(dir, 'missing-folder', 'x.jsonl')]);
+    expect(badOut.code).toBe(2);
+    expect(badOut.stderr).toMatch(/folder of --out .* does not exist/);
   });
 });
 
