@@ -16,7 +16,6 @@
 
 import type { CdomNode } from '../types.js';
 import { type DomNode, isElement } from './dom.js';
-import type { Page } from './page.js';
 import containerModelJson from '../../models/container.json' with { type: 'json' };
 
 /** The patent's counted child tags (claim 3). */
@@ -36,6 +35,13 @@ export const PATENT_FEATURES = ['depth', 'n_child_tags', 'text_density', 'title_
 export const EXTRA_FEATURES = ['link_density', 'content_tag_share', 'log_n_characters', 'relative_depth'] as const;
 /** Every feature `containerCandidates` computes, in column order. */
 export const CONTAINER_FEATURES: readonly string[] = [...PATENT_FEATURES, ...EXTRA_FEATURES];
+
+/** What the container model reads of a parsed page (a `Page` fits). */
+export interface ContainerPage {
+  root: CdomNode | null;
+  blocks: readonly CdomNode[];
+  title: string | null;
+}
 
 export interface ContainerCandidate {
   node: CdomNode;
@@ -70,7 +76,7 @@ function bottomElement(node: CdomNode): DomNode {
  * Candidates of a page with their features: every internal CDOM node in pre-order (the root first); a page whose
  * CDOM is a single leaf has that leaf as its only candidate; no text, no candidates.
  */
-export function containerCandidates(page: Pick<Page, 'root' | 'blocks' | 'title'>): ContainerCandidate[] {
+export function containerCandidates(page: ContainerPage): ContainerCandidate[] {
   const root = page.root;
   if (root === null) return [];
   const titleSet = new Set(titleWords(page.title ?? ''));
@@ -226,7 +232,7 @@ export interface ContainerPrediction {
 
 /** The patent's decision: score every candidate, keep the k best, return the deepest of them. */
 export function predictContainer(
-  page: Pick<Page, 'root' | 'blocks' | 'title'>,
+  page: ContainerPage,
   model: ContainerModel = CONTAINER_MODEL,
   k: number = model.k,
 ): ContainerPrediction {
@@ -238,7 +244,7 @@ export function predictContainer(
 }
 
 /** Per block (page.blocks order): 1 when the block lies inside `container`, else 0. */
-export function blocksInside(page: Pick<Page, 'blocks'>, container: CdomNode | null): Uint8Array {
+export function blocksInside(page: Pick<ContainerPage, 'blocks'>, container: CdomNode | null): Uint8Array {
   const out = new Uint8Array(page.blocks.length);
   if (container === null) return out;
   for (let i = 0; i < page.blocks.length; i++) {

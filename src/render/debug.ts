@@ -4,10 +4,15 @@
 
 import type { CdomNode, Extraction } from '../types.js';
 import { escapeHtmlAttr, escapeHtmlText } from './html.js';
+// container (issue 6 item 1): the predicted main-content container is named in the header and its blocks marked.
+import { blocksInside, predictContainer } from '../parse/container.js';
 
 /** What the debug view reads of the parsed page. */
 export interface DebugPage {
   blocks: readonly CdomNode[];
+  /** CDOM root and <title> (a parsed Page has both): with them the predicted container is shown. */
+  root?: CdomNode | null;
+  title?: string | null;
 }
 
 export interface DebugOptions {
@@ -44,6 +49,8 @@ li.kept .bar > i { background: var(--kept-edge); }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 .tags { grid-column: 2 / 4; font: 11px ui-monospace, SFMono-Regular, Menlo, monospace; color: #777; overflow-wrap: anywhere; }
 .tags .chain { color: #3c4043; font-weight: 600; }
+li.block.in-container { box-shadow: inset -4px 0 0 #1a73e8; }
+.legend .c { border-color: #1a73e8; }
 `;
 
 function pathOf(block: CdomNode, maxDepth: number): string {
@@ -87,6 +94,9 @@ export function renderDebugHtml(extraction: Extraction, page: DebugPage, options
     ['description', m.description],
   ];
   const t = extraction.timings;
+  // container: the predicted main-content container (src/parse/container.ts), null without a root
+  const container = page.root ? predictContainer({ root: page.root, blocks: page.blocks, title: page.title ?? null }) : null;
+  const inContainer = blocksInside(page, container?.node ?? null);
   let out =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
@@ -98,17 +108,21 @@ export function renderDebugHtml(extraction: Extraction, page: DebugPage, options
     `<span><b>${extraction.wordCount}</b> words</span>` +
     `<span>model <b>${escapeHtmlText(extraction.modelVersion)}</b> (${escapeHtmlText(extraction.featureSet)})</span>` +
     `<span>${t.totalMs.toFixed(1)} ms (parse ${t.parseMs.toFixed(1)}, features ${t.featuresMs.toFixed(1)}, model ${t.modelMs.toFixed(1)}, viterbi ${t.viterbiMs.toFixed(1)}, render ${t.renderMs.toFixed(1)})</span>` +
+    (container?.node
+      ? `<span class="container">container <b>${escapeHtmlText(chainOf(container.node, container.node.tags))}</b> (score ${container.score.toFixed(2)}, ${inContainer.reduce((a, b) => a + b, 0)} blocks)</span>`
+      : '') +
     (extraction.truncated ? `<span><b>truncated</b>: ${escapeHtmlText(extraction.truncatedReason ?? '')}</span>` : '') +
     '</div><dl class="meta">';
   for (const [k, v] of metaRows) if (v !== null) out += `<dt>${k}</dt><dd>${escapeHtmlText(v)}</dd>`;
   out +=
     '</dl><div class="legend"><span class="k">kept</span><span class="d">dropped</span>' +
+    (container?.node ? '<span class="c">right edge: inside the predicted container</span>' : '') +
     'bar: probability of content from the unary net; labels after Viterbi decoding</div></header><ol class="blocks">';
   for (const b of extraction.blocks) {
     const cdom = page.blocks[b.index];
     const p = Number.isFinite(b.probability) ? Math.min(1, Math.max(0, b.probability)) : 0;
     const text = b.text.length > maxText ? b.text.slice(0, maxText) + '…' : b.text;
-    const cls = `block ${b.label === 1 ? 'kept' : 'dropped'}${b.blockBreakAfter ? ' break-after' : ''}`;
+    const cls = `block ${b.label === 1 ? 'kept' : 'dropped'}${b.blockBreakAfter ? ' break-after' : ''}${inContainer[b.index] === 1 ? ' in-container' : ''}`;
     out +=
       `<li class="${cls}" data-index="${b.index}" data-label="${b.label}" data-probability="${p.toFixed(4)}">` +
       `<span class="idx">#${b.index}</span>` +

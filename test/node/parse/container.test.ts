@@ -5,6 +5,7 @@ import {
   predictContainer, scoreCandidates,
 } from '../../../src/parse/container.js';
 import { parsePage } from '../../../src/parse/page.js';
+import { extract } from '../../../src/lib.js';
 import type { CdomNode } from '../../../src/types.js';
 
 // body > [div#nav > a, a] [div#main > article > h1, p, p(b), img, br, section > p, p]
@@ -151,5 +152,22 @@ describe('container model', () => {
     const pred = predictContainer(page);
     expect(pred.node).not.toBeNull();
     expect(pred.score).toBe(a[cands.findIndex((c) => c.node === pred.node)]);
+  });
+});
+
+describe('debug view marks the predicted container', () => {
+  it('names the container and marks exactly its blocks', async () => {
+    const ex = await extract(HTML, { format: 'debug' });
+    const page = parsePage(HTML);
+    const pred = predictContainer(page);
+    const inside = blocksInside(page, pred.node);
+    const html = ex.debugHtml ?? '';
+    expect(html).toContain('class="container"');
+    expect(html).toContain(`score ${pred.score.toFixed(2)}`);
+    const marked = [...html.matchAll(/<li class="([^"]*)" data-index="(\d+)"/g)]
+      .filter((m) => m[1].split(' ').includes('in-container'))
+      .map((m) => Number(m[2]));
+    expect(marked).toEqual([...inside.keys()].filter((i) => inside[i] === 1));
+    expect(marked.length).toBeGreaterThan(0);
   });
 });
