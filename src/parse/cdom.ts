@@ -151,9 +151,10 @@ function propagateRight(children: CdomNode[]): void {
 
 /** Spec §3.2: an element with exactly one kept child is merged into it (the child object is reused). */
 function mergeInto(f: Frame, child: CdomNode): CdomNode {
-  child.tags.unshift(f.tag);
-  child.classNames.unshift(splitClasses(f.classAttr));
-  child.ids.unshift(f.id);
+  // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
+  child.tags.push(f.tag);
+  child.classNames.push(splitClasses(f.classAttr));
+  child.ids.push(f.id);
   child.domNode = f.el;
   const p = child.props;
   if (f.tag === 'a') p.nCharsInLink = p.nCharacters;
@@ -367,11 +368,16 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
     }
   }
 
-  // Depths, top-down (iterative).
+  // Depths and chain order, top-down (iterative).
   if (result) {
     const todo: CdomNode[] = [result];
     while (todo.length > 0) {
       const n = todo.pop()!;
+      if (n.tags.length > 1) {
+        n.tags.reverse();
+        n.classNames.reverse();
+        n.ids.reverse();
+      }
       for (const k of n.children) {
         k.depth = n.depth + 1;
         todo.push(k);

@@ -51,7 +51,13 @@ export function javaTrim(s: string): string {
 const NON_EMPTY = /[^\p{Z}\s]/u;
 /** Spec §1 rule 1/2: the text is empty when it matches `^[\p{Z}\s]*$` (NBSP-only counts as empty). */
 export function isBlankText(s: string): boolean {
-  return !NON_EMPTY.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0) continue; // \s and NBSP
+    if (c < 0x1680) return false; // below U+1680 only those are \p{Z} or \s
+    return !NON_EMPTY.test(s);
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------- paper (reference) statistics
