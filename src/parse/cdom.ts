@@ -2,7 +2,7 @@
 // Iterative, not recursive: real pages nest thousands of unclosed tags deep.
 import type { CdomNode, NodeProps } from '../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from './dom.js';
-import { blockTextStats, isBlankText, javaTrim, normaliseWhitespace } from './text-stats.js';
+import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from './text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
 
 /** Spec §1 rule 3 (`checkbox` and `radio` are not tag names and never match; kept for fidelity). */
@@ -96,24 +96,11 @@ function nameOf(n: DomNode | null): string {
 }
 
 function leafProps(text: string, start: number, prevName: string, nextName: string): NodeProps {
-  const t = javaTrim(text);
-  const { paper: s, unicode: u } = blockTextStats(t);
-  return {
-    nCharacters: s.nCharacters,
-    nWords: s.nWords,
-    nSentences: s.nSentences,
-    nPunctuation: s.nPunctuation,
-    nNumeric: s.nNumeric,
-    nStopwords: s.nStopwords,
-    nWordsWithCapital: s.nWordsWithCapital,
-    totalWordLength: s.totalWordLength,
-    nCharsInLink: 0,
-    endsWithPunctuation: s.endsWithPunctuation,
-    endsWithQuestionMark: s.endsWithQuestionMark,
-    containsCopyright: s.containsCopyright,
-    containsEmail: s.containsEmail,
-    containsUrl: s.containsUrl,
-    containsYear: s.containsYear,
+  const props: NodeProps = {
+    nCharacters: 1, nWords: 0, nSentences: 1, nPunctuation: 0, nNumeric: 0, nStopwords: 0, nWordsWithCapital: 0,
+    totalWordLength: 0, nCharsInLink: 0,
+    endsWithPunctuation: false, endsWithQuestionMark: false, containsCopyright: false, containsEmail: false,
+    containsUrl: false, containsYear: false,
     startPosition: start,
     endPosition: start + text.length,
     blockBreakBefore: BLOCK_TAGS.has(prevName),
@@ -121,16 +108,12 @@ function leafProps(text: string, start: number, prevName: string, nextName: stri
     brBefore: prevName === 'br',
     brAfter: nextName === 'br',
     containsForm: false,
-    uWords: u.uWords,
-    uStopwords: u.uStopwords,
-    uWordsWithCapital: u.uWordsWithCapital,
-    uTotalWordLength: u.uTotalWordLength,
-    uPunctuation: u.uPunctuation,
-    uSentences: u.uSentences,
-    uEndsWithPunctuation: u.uEndsWithPunctuation,
-    uCharsInLink: 0,
+    uWords: 0, uStopwords: 0, uWordsWithCapital: 0, uTotalWordLength: 0, uPunctuation: 0, uSentences: 1,
+    uEndsWithPunctuation: false, uCharsInLink: 0,
     nChildrenDeep: 0,
   };
+  fillBlockTextStats(javaTrim(text), props);
+  return props;
 }
 
 function propagateLeft(children: CdomNode[]): void {

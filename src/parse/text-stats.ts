@@ -264,9 +264,24 @@ const isAsciiWordChar = (c: number): boolean =>
  * pass that gives exactly what the regexes give; other texts go through the regexes.
  */
 export function blockTextStats(text: string): { paper: TextStats; unicode: UnicodeTextStats } {
+  const out = {} as TextStats & UnicodeTextStats;
+  fillBlockTextStats(text, out);
+  const { uWords, uStopwords, uWordsWithCapital, uTotalWordLength, uPunctuation, uSentences, uEndsWithPunctuation,
+    ...paper } = out;
+  return {
+    paper,
+    unicode: { uWords, uStopwords, uWordsWithCapital, uTotalWordLength, uPunctuation, uSentences, uEndsWithPunctuation },
+  };
+}
+
+/** blockTextStats written straight into `out` (a leaf's props): no intermediate objects on the hot path. */
+export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextStats): void {
   const len = text.length;
   for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) > 127) return { paper: paperTextStats(text), unicode: unicodeTextStats(text) };
+    if (text.charCodeAt(i) > 127) {
+      Object.assign(out, paperTextStats(text), unicodeTextStats(text));
+      return;
+    }
   }
   let nPunctuation = 0, nNumeric = 0, nSentences = 1;
   let nWords = 0, nStopwords = 0, nWordsWithCapital = 0, totalWordLength = 0;
@@ -320,33 +335,27 @@ export function blockTextStats(text: string): { paper: TextStats; unicode: Unico
   }
   const last = len > 0 ? text.charCodeAt(len - 1) : -1;
   const endsWithPunctuation = last >= 0 && isPaperPunct(last);
-  return {
-    paper: {
-      nCharacters: Math.max(len, 1),
-      nWords,
-      nSentences,
-      nPunctuation,
-      nNumeric,
-      nStopwords,
-      nWordsWithCapital,
-      totalWordLength,
-      endsWithPunctuation,
-      endsWithQuestionMark: last === 63,
-      containsCopyright: false,
-      containsEmail: text.includes('@') && EMAIL.test(text),
-      containsUrl: text.includes('://') && URL.test(text),
-      containsYear: nNumeric >= 4 && YEAR.test(text),
-    },
-    unicode: {
-      uWords,
-      uStopwords,
-      uWordsWithCapital,
-      uTotalWordLength,
-      uPunctuation: nPunctuation,
-      uSentences: nSentences,
-      uEndsWithPunctuation: endsWithPunctuation,
-    },
-  };
+  out.nCharacters = Math.max(len, 1);
+  out.nWords = nWords;
+  out.nSentences = nSentences;
+  out.nPunctuation = nPunctuation;
+  out.nNumeric = nNumeric;
+  out.nStopwords = nStopwords;
+  out.nWordsWithCapital = nWordsWithCapital;
+  out.totalWordLength = totalWordLength;
+  out.endsWithPunctuation = endsWithPunctuation;
+  out.endsWithQuestionMark = last === 63;
+  out.containsCopyright = false;
+  out.containsEmail = text.includes('@') && EMAIL.test(text);
+  out.containsUrl = text.includes('://') && URL.test(text);
+  out.containsYear = nNumeric >= 4 && YEAR.test(text);
+  out.uWords = uWords;
+  out.uStopwords = uStopwords;
+  out.uWordsWithCapital = uWordsWithCapital;
+  out.uTotalWordLength = uTotalWordLength;
+  out.uPunctuation = nPunctuation;
+  out.uSentences = nSentences;
+  out.uEndsWithPunctuation = endsWithPunctuation;
 }
 
 /** Java regex `\s` without UNICODE_CHARACTER_CLASS: [ \t\n\x0B\f\r]. */
