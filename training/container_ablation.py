@@ -3,6 +3,7 @@
     npx tsx training/container-dataset.ts --block-columns        # -> training/data/pith/container.f32
     /usr/bin/python3 training/container_ablation.py --arm without  # the dump as it is
     /usr/bin/python3 training/container_ablation.py --arm with     # + inside_container, container_score
+    (--seed N for replicates: <arm>-seedN.json)
 
 Trains the unary net with training/train.py's own loop (train_net, same config and seed) on the block dump,
 with or without the two container columns appended, and writes the best validation block metrics to
@@ -29,12 +30,15 @@ def main():
     ap.add_argument("--arm", choices=["with", "without"], required=True)
     ap.add_argument("--config", default="default")
     ap.add_argument("--data", default=os.path.join(ROOT, "training", "data", "pith"))
+    ap.add_argument("--seed", type=int, default=None, help="override the config's seed (replicates)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     ap.add_argument("--out", default=os.path.join(ROOT, "training", "runs", "container-ablation"))
     args = ap.parse_args()
 
     cfg = load_config(args.config)
     cfg["threads"] = args.threads
+    if args.seed is not None:
+        cfg["seed"] = args.seed
     rng = seed_everything(cfg["seed"], cfg["threads"])
     data = Dataset(args.data)
     names = list(data.unary_names)
@@ -73,7 +77,7 @@ def main():
         "history": result["history"],
         "seconds": time.time() - t0,
     }
-    path = os.path.join(args.out, f"{args.arm}.json")
+    path = os.path.join(args.out, f"{args.arm}.json" if args.seed is None else f"{args.arm}-seed{args.seed}.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
     print(f"arm {args.arm}: best val block F1 {result['val']['f1']:.4f} at step {result['best_step']} -> "
