@@ -4,6 +4,7 @@ import { PithError } from '../errors.js';
 import type { CdomNode } from '../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
 import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
+import { estimateNestingDepth } from './nesting.js';
 import { normaliseWhitespace, javaTrim } from './text-stats.js';
 
 export interface Page {
@@ -35,6 +36,14 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       'input_too_large',
       `input is ${html.length} characters, more than limits.maxInputChars = ${limits.maxInputChars}: send a smaller page or raise the limit`,
       { inputChars: html.length, maxInputChars: limits.maxInputChars },
+    );
+  }
+  const depth = estimateNestingDepth(html, limits.maxNestingDepth);
+  if (depth > limits.maxNestingDepth) {
+    throw new PithError(
+      'input_too_large',
+      `input nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth): such pages are refused before parsing because their parse time explodes`,
+      { nestingDepth: depth, maxNestingDepth: limits.maxNestingDepth },
     );
   }
   const document = parseHtmlDocument(html);
