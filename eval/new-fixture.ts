@@ -30,7 +30,7 @@ export interface FixtureExpectation {
   /** Boilerplate that extract() must drop. */
   mustDrop: string[];
   /** Candidates the shipped model fails, kept out of the assertions but on record (see the fixtures README). */
-  knownMisses?: string[];
+  knownMisses?: { model: string; mustKeep: string[]; mustDrop: string[] };
   note?: string;
 }
 
