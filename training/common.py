@@ -11,7 +11,7 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIG_KEYS = (
-    "seed threads batch_size patch_size lr max_steps eval_every patience dropout l2 unary_class_weight "
+    "seed threads batch_size patch_size patch_context lr max_steps eval_every patience dropout l2 unary_class_weight "
     "pairwise_class_weight "
     "feature_clip lambdas golden_pages"
 ).split()

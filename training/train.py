@@ -9,6 +9,9 @@ steps (unary: block F1, pairwise: accuracy) and keeping the best weights.
 
 Departures from the reference (spec §15.10, consciously fixed): a patch may start at any block, including the
 first, and may end at the last; pages shorter than a patch are not used for training (they are still validated).
+Option `patch_context` (0 = the reference): the net sees `patch_context` more blocks on each side of the patch
+and the loss is taken on the patch only, so that training, like inference on a whole page, sees real neighbours
+instead of zero padding at the patch edges.
 """
 
 import argparse
@@ -82,22 +85,22 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
     elif class_weight != "none":
         raise SystemExit(f"{kind}_class_weight must be 'none' or 'balanced', not {class_weight!r}")
 
-    ps = cfg["patch_size"]
-    span = ps if kind == "unary" else ps - 1  # 9 blocks or the 8 edges between them
-    offsets = np.arange(span)
+    ps, ctx = cfg["patch_size"], cfg["patch_context"]
+    span = ps if kind == "unary" else ps - 1  # 9 blocks or the 8 edges between them: where the loss is taken
+    offsets = np.arange(span + 2 * ctx)  # plus `ctx` context positions on each side, seen but not scored
     source = x if kind == "unary" else xe
     targets = data.labels.astype(np.int64) if kind == "unary" else data.edge_labels
-    sampler = patch_sampler(train_pages, ps, cfg["batch_size"], rng)
+    sampler = patch_sampler(train_pages, ps + 2 * ctx, cfg["batch_size"], rng)
 
     best_score, best_state, best_step, best_metrics, since_best = -1.0, None, 0, None, 0
     history = []
     t0 = time.time()
     for step in range(1, cfg["max_steps"] + 1):
         blocks, edges = next(sampler)
-        rows = (blocks if kind == "unary" else edges)[:, None] + offsets[None, :]  # [batch, span]
-        xb = torch.from_numpy(source[rows]).transpose(1, 2)  # [batch, span, nF] -> [batch, nF, span]
-        yb = torch.from_numpy(targets[rows])  # [batch, span]
-        logits = net(xb)  # [batch, nClasses, span]
+        rows = (blocks if kind == "unary" else edges)[:, None] + offsets[None, :]  # [batch, span + 2ctx]
+        xb = torch.from_numpy(source[rows]).transpose(1, 2)  # [batch, span + 2ctx, nF] -> [batch, nF, span + 2ctx]
+        yb = torch.from_numpy(targets[rows[:, ctx : ctx + span]])  # [batch, span]
+        logits = net(xb)[:, :, ctx : ctx + span]  # [batch, nClasses, span]
         loss = F.cross_entropy(logits, yb, weight=weight)
         if cfg["l2"] > 0:
             loss = loss + cfg["l2"] * net.l2_penalty()

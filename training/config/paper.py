@@ -7,6 +7,7 @@ threads = 1              # torch intra-op threads: 1, since the 2 cores are shar
 # batches: 128 patches of 9 consecutive blocks (the pairwise net sees the 8 edges between them)
 batch_size = 128
 patch_size = 9
+patch_context = 0        # extra blocks seen (not scored) on each side of a patch; 0 = the reference
 
 # optimisation (Adam), trained separately for the unary and the pairwise net
 lr = 1e-3

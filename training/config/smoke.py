@@ -4,6 +4,7 @@ seed = 1337
 threads = 1
 batch_size = 32
 patch_size = 9
+patch_context = 0
 lr = 1e-3
 max_steps = 60
 eval_every = 20
