@@ -7,6 +7,8 @@
 //   unary.f32   float32 little-endian [totalBlocks, nUnary] row-major, pages concatenated
 //   edge.f32    float32 little-endian [totalEdges, nEdge] row-major (nBlocks - 1 rows per page)
 //   labels.u8   uint8 [totalBlocks], 1 = content
+//   words.u32   uint32 little-endian [totalBlocks]: the block's word count, tokenised as the benchmark's word-F1
+//               (eval/score.ts); for loss weights and word-weighted metrics in training, not a feature
 //   index.json  feature set, schema and its hash, feature names, data hash, pages with offsets, split, coverage
 // and, on a full run, the alignment report training/reports/alignment.md.
 //
@@ -21,6 +23,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PageType, loadPage, readSplits } from '../eval/corpus.js';
+import { tokenize } from '../eval/score.js';
 import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/parse/features.js';
 import { parsePage } from '../src/parse/page.js';
 import type { FeatureSetName } from '../src/types.js';
@@ -147,7 +150,9 @@ function main(): void {
   const fdU = openSync(files.unary, 'w');
   const fdE = openSync(files.edge, 'w');
   const fdL = openSync(files.labels, 'w');
-  const asBytes = (a: Float32Array | Uint8Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const fdW = openSync(join(args.out, 'words.u32'), 'w'); // not in dataHash: side data, not model input
+  const asBytes = (a: Float32Array | Uint8Array | Uint32Array): Uint8Array =>
+    new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (new Uint8Array(new Float32Array([1]).buffer)[3] !== 0x3f) throw new Error('the dump assumes a little-endian machine');
 
   const pages: IndexPage[] = [];
@@ -198,6 +203,7 @@ function main(): void {
       writeSync(fdU, asBytes(features.unary)); // [n, nU] row-major
       writeSync(fdE, asBytes(features.edge)); // [n - 1, nE] row-major
       writeSync(fdL, labels); // [n]
+      writeSync(fdW, asBytes(Uint32Array.from(page.blocks, (b) => tokenize(b.text).length))); // [n]
       entry.nBlocks = n;
       entry.coverage = Math.round(coverage * 1e6) / 1e6;
       blockOffset += n;
@@ -229,6 +235,7 @@ function main(): void {
   closeSync(fdU);
   closeSync(fdE);
   closeSync(fdL);
+  closeSync(fdW);
 
   const index = {
     featureSet: args.set,
