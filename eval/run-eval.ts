@@ -86,12 +86,13 @@ function parseCli() {
       limit: { type: 'string' },
       'no-floor': { type: 'boolean', default: false },
       sets: { type: 'string', default: 'paper,pith' },
+      'results-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--sets paper,pith]\n' +
+      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--sets paper,pith] [--results-dir DIR]\n' +
         'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus.\n',
     );
     process.exit(0);
@@ -106,7 +107,7 @@ function parseCli() {
   const sets = values.sets.split(',').map((x) => x.trim()).filter(Boolean);
   for (const set of sets) if (set !== 'paper' && set !== 'pith') usage(`--sets takes paper and/or pith, not ${set}`);
   if (sets.length === 0) usage('--sets needs at least one feature set');
-  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[] };
+  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir: values['results-dir'] };
 }
 
 const reference = (p: CorpusPage): PageReference => ({
@@ -166,7 +167,8 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
-  const { split, limit, checkFloor, sets } = parseCli();
+  const { split, limit, checkFloor, sets, resultsDir: resultsDirOption } = parseCli();
+  const resultsDir = resultsDirOption ?? RESULTS_DIR;
   requireModels(sets, 'run-eval');
   const systems = SYSTEMS.filter((s) => !s.set || sets.includes(s.set));
   const splits = readSplits();
@@ -274,7 +276,7 @@ async function main(): Promise<void> {
   }
 
   const outBase = full && split === 'val' ? 'latest' : 'partial';
-  mkdirSync(RESULTS_DIR, { recursive: true });
+  mkdirSync(resultsDir, { recursive: true });
   const json = {
     date,
     corpus: 'WCXB dev (CC-BY-4.0, Murrough Foley)',
@@ -291,7 +293,7 @@ async function main(): Promise<void> {
       systems.map((s) => [s.key, (scores.get(s.key) ?? []).map((p) => ({ id: p.id, pageType: p.pageType, f1: round4(p.f1) }))]),
     ),
   };
-  writeFileSync(join(RESULTS_DIR, `${outBase}.json`), JSON.stringify(json, null, 1) + '\n');
+  writeFileSync(join(resultsDir, `${outBase}.json`), JSON.stringify(json, null, 1) + '\n');
   const md =
     `# pith evaluation, ${date.slice(0, 10)}\n\n` +
     `WCXB dev corpus (CC-BY-4.0), ${split} split, ${ids.length} pages; \`${json.command}\`, ${elapsedS.toFixed(0)} s on this machine.\n` +
@@ -301,8 +303,8 @@ async function main(): Promise<void> {
     `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See eval/score.ts.\n\n` +
     renderTable(results, typeCounts, true) +
     '\n';
-  writeFileSync(join(RESULTS_DIR, `${outBase}.md`), md);
-  process.stdout.write(`wrote eval/results/${outBase}.json and .md\n`);
+  writeFileSync(join(resultsDir, `${outBase}.md`), md);
+  process.stdout.write(`wrote ${join(resultsDir, outBase)}.json and .md\n`);
 
   if (!checkFloor) return;
   if (!full || split !== 'val') {
