@@ -2,7 +2,7 @@
 // One bounded forward walk over the document (head and body: JSON-LD and microdata often sit in the body)
 // collects the candidates; each field then takes the first candidate of its ladder.
 
-import type { DomElement, DomNode, DomText } from './dom.js';
+import { type DomElement, type DomNode, type DomText, attr } from './dom.js';
 import type { PageMetadata } from '../types.js';
 
 export interface MetadataOptions {
@@ -206,25 +206,34 @@ function collect(document: DomNode): Candidates {
   return c;
 }
 
-/** Records what the element says; returns true to descend into it. */
+const META_KEY_ATTRIBUTES = ['property', 'name', 'itemprop', 'http-equiv'] as const;
+const PUBLISHED_HINT = /publish|posted|created|pubdate|entry-date/i;
+const AUTHOR_PROP = /\b(?:author|creator)\b/;
+const REL_AUTHOR = /\bauthor\b/i;
+
+/**
+ * Records what the element says; returns true to descend into it. Attributes are read with `attr` (linkedom's
+ * `getAttribute('class')` builds a DOMTokenList per element; after parsing, the class attribute's value is the
+ * same string).
+ */
 function visit(el: DomElement, c: Candidates): boolean {
   const tag = el.localName;
   switch (tag) {
     case 'html': {
-      const lang = el.getAttribute('lang') ?? el.getAttribute('xml:lang');
+      const lang = attr(el, 'lang') ?? attr(el, 'xml:lang');
       if (lang && lang.trim()) c.htmlLang = lang.trim();
       return true;
     }
     case 'meta': {
-      const content = el.getAttribute('content');
+      const content = attr(el, 'content');
       if (content === null || content.trim() === '') return false;
       const value = content.replace(WS, ' ').trim();
-      for (const attr of ['property', 'name', 'itemprop', 'http-equiv']) {
-        const key = el.getAttribute(attr);
+      for (const name of META_KEY_ATTRIBUTES) {
+        const key = attr(el, name);
         if (!key) continue;
         for (const k of key.toLowerCase().split(WS)) {
           if (k === '') continue;
-          if (attr === 'itemprop') {
+          if (name === 'itemprop') {
             if (k === 'datepublished' && c.itempropPublished === null) c.itempropPublished = value;
             else if (k === 'datemodified' && c.itempropModified === null) c.itempropModified = value;
             else if (k === 'author' && c.itempropAuthor === null && !URL_LIKE.test(value)) c.itempropAuthor = value;
@@ -241,15 +250,15 @@ function visit(el: DomElement, c: Candidates): boolean {
       }
       return false;
     case 'link': {
-      const rel = (el.getAttribute('rel') ?? '').toLowerCase();
-      const href = el.getAttribute('href');
+      const rel = (attr(el, 'rel') ?? '').toLowerCase();
+      const href = attr(el, 'href');
       if (!href) return false;
       if (rel.split(WS).includes('canonical') && c.canonical === null) c.canonical = href.trim();
       else if (rel.split(WS).includes('image_src') && c.imageSrc === null) c.imageSrc = href.trim();
       return false;
     }
     case 'script': {
-      const type = (el.getAttribute('type') ?? '').toLowerCase();
+      const type = (attr(el, 'type') ?? '').toLowerCase();
       if (type.includes('ld+json')) readJsonLd(rawText(el), c.jsonLd);
       return false;
     }
@@ -266,35 +275,39 @@ function visit(el: DomElement, c: Candidates): boolean {
     const t = textOf(el);
     if (t) c.h1 = t;
   }
+  const hasAttributes = el.hasAttributes();
   if (tag === 'time') {
-    const dt = el.getAttribute('datetime') ?? textOf(el);
-    if (dt) {
+    const dt = (hasAttributes ? attr(el, 'datetime') : null) ?? textOf(el);
+    if (dt && hasAttributes) {
       if (c.time === null) c.time = dt;
-      const hint = `${el.getAttribute('itemprop') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('pubdate') !== null ? 'published' : ''}`;
-      if (c.timePublished === null && /publish|posted|created|pubdate|entry-date/i.test(hint)) c.timePublished = dt;
+      const hint = `${attr(el, 'itemprop') ?? ''} ${attr(el, 'class') ?? ''} ${attr(el, 'pubdate') !== null ? 'published' : ''}`;
+      if (c.timePublished === null && PUBLISHED_HINT.test(hint)) c.timePublished = dt;
+    } else if (dt && c.time === null) {
+      c.time = dt;
     }
   }
-  const itemprop = el.getAttribute('itemprop');
+  if (!hasAttributes) return true;
+  const itemprop = attr(el, 'itemprop');
   if (itemprop) {
     const props = itemprop.toLowerCase();
     if (props.includes('datepublished') && c.itempropPublished === null) {
-      c.itempropPublished = el.getAttribute('datetime') ?? el.getAttribute('content') ?? textOf(el);
+      c.itempropPublished = attr(el, 'datetime') ?? attr(el, 'content') ?? textOf(el);
     } else if (props.includes('datemodified') && c.itempropModified === null) {
-      c.itempropModified = el.getAttribute('datetime') ?? el.getAttribute('content') ?? textOf(el);
-    } else if (/\b(?:author|creator)\b/.test(props) && c.itempropAuthor === null) {
-      const t = el.getAttribute('content') ?? textOf(el);
+      c.itempropModified = attr(el, 'datetime') ?? attr(el, 'content') ?? textOf(el);
+    } else if (AUTHOR_PROP.test(props) && c.itempropAuthor === null) {
+      const t = attr(el, 'content') ?? textOf(el);
       if (t && !URL_LIKE.test(t)) c.itempropAuthor = t;
     }
   }
   if (tag === 'a' && c.relAuthor === null) {
-    const rel = el.getAttribute('rel');
-    if (rel && /\bauthor\b/i.test(rel)) {
+    const rel = attr(el, 'rel');
+    if (rel && REL_AUTHOR.test(rel)) {
       const t = textOf(el);
       if (t) c.relAuthor = t;
     }
   }
   if (c.byline === null && tag !== 'body' && tag !== 'html' && tag !== 'meta') {
-    const cls = el.getAttribute('class');
+    const cls = attr(el, 'class');
     if (cls && BYLINE_CLASS.test(cls)) {
       const t = textOf(el);
       if (t && t.length <= 80 && t.length >= 3) c.byline = t;
