@@ -24,4 +24,13 @@ export { PithError } from './errors.js';
 export type { PithErrorCode } from './errors.js';
 export { DEFAULT_LIMITS } from './config.js';
 export type { Limits } from './config.js';
-export type { BlockResult, Classifier, Extraction, FeatureSetName, Potentials, Timings } from './types.js';
+export type { BlockResult, Classifier, Extraction, FeatureSetName, Fingerprint, Potentials, Timings } from './types.js';
+export {
+  EMPTY_SIMHASH,
+  NEAR_DUPLICATE_DISTANCE,
+  fingerprintOf,
+  hammingDistance,
+  isNearDuplicate,
+  simhash,
+  simhashBands,
+} from './fingerprint/simhash.js';

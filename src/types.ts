@@ -114,6 +114,15 @@ export interface PageMetadata {
   description: string | null;
 }
 
+/**
+ * Fingerprint of the extracted text, for finding near-duplicates across a corpus (src/fingerprint/simhash.ts).
+ * An object so that other signatures can be added without changing the field's type.
+ */
+export interface Fingerprint {
+  /** 64-bit SimHash over word 3-shingles, 16 lower-case hex digits; near-duplicates differ in <= 3 bits. */
+  simhash: string;
+}
+
 /** Output formats of extract(). */
 export type OutputFormat = 'text' | 'markdown' | 'html' | 'json' | 'debug';
 
@@ -134,6 +143,8 @@ export interface Extraction {
   blocks: BlockResult[];
   modelVersion: string;
   featureSet: FeatureSetName;
+  /** Fingerprint of `text`; present when format is 'json' or the fingerprint option is set. */
+  fingerprint?: Fingerprint;
   /** True when a limit cut the page (see config.ts); the result covers the first part only. */
   truncated: boolean;
   /** Why the page was truncated, when it was. */
