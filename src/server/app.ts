@@ -15,7 +15,7 @@ import { cacheKeyFor, cacheLookup, cacheStore, etagFor, etagMatches, wantsBypass
 import { settingsOf, type Env, type Settings } from './env.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody, fetchPage, readLimited } from './fetch-page.js';
-import { chooseFormat, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
+import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
 import { checkTarget } from './guard.js';
 import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
@@ -27,8 +27,9 @@ export interface Extractor {
   readonly modelVersion: string;
   /** Starts the model if it is not running yet; throws when it cannot. */
   ready(): Promise<void>;
-  /** `format` says what the core must render besides text (markdown or sanitised html). */
-  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' | 'debug' }): Promise<Extraction>;
+  /** `format` says what the core must render besides text (markdown or sanitised html); `fingerprint` adds the
+   *  text's SimHash (JSON answers). */
+  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' | 'debug'; fingerprint?: boolean }): Promise<Extraction>;
 }
 
 type AppEnv = { Bindings: Env };
@@ -81,7 +82,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   }
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format) }));
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
   const response = await respondRendered(
     format,
     extraction,
@@ -178,7 +179,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
-    const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format) }));
+    const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
     return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store' });
   });
 

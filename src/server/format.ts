@@ -90,6 +90,8 @@ export function renderExtraction(format: Format, extraction: Extraction, context
         metadata: extraction.metadata ?? null,
         text: extraction.text,
         wordCount: extraction.wordCount,
+        // SimHash of `text` (src/fingerprint/simhash.ts); the routes ask the core for it on json.
+        fingerprint: extraction.fingerprint ?? null,
         modelVersion: extraction.modelVersion,
         featureSet: extraction.featureSet,
         truncated: extraction.truncated,
@@ -130,6 +132,11 @@ function htmlDocument(extraction: Extraction, context: RenderContext): string {
     (source === undefined ? '' : `<link rel="canonical" href="${escapeHtml(source)}">\n`) +
     `</head>\n<body>\n<article>\n${extraction.html ?? ''}\n</article>\n</body>\n</html>\n`
   );
+}
+
+/** Whether the core must fingerprint the text for a format: only JSON answers carry the fingerprint. */
+export function coreFingerprintFor(format: Format): boolean {
+  return format === 'json';
 }
 
 /** What the core must render for a format: JSON carries the plain text and metadata only. */

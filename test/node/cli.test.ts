@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extract } from '../../src/lib.js';
+import { extract, hammingDistance, simhash } from '../../src/lib.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -129,6 +129,9 @@ describe('pith extract', () => {
     expect(json.title).toMatch(/Averly bridge reopens/);
     expect(json.blocks.some((b) => b.text.includes(paragraphs[0]))).toBe(true);
     expect(json.timings.totalMs).toBeGreaterThan(0);
+    // The fingerprint of the printed text, as the library computes it; the text format has none.
+    expect((json as { fingerprint?: { simhash: string } }).fingerprint).toEqual({ simhash: simhash(expectedText) });
+    expect(simhash(expectedText)).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('fetches a URL and decodes it by the charset of the Content-Type', async () => {
@@ -194,11 +197,36 @@ describe('pith batch', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/\[1\/2\] one /);
     expect(r.stderr).toMatch(/\[2\/2\] two /);
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; text: string; ms: number });
+    type Line = { id: string; text: string; fingerprint: { simhash: string } | null; ms: number };
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
     expect(lines.map((l) => l.id)).toEqual(['one', 'two']);
     expect(lines[0].text).toBe(expectedText);
     expect(lines[1].text).toBe((await extract(pageHtml(' again'))).text);
     for (const l of lines) expect(l.ms).toBeGreaterThan(0);
+    // Every line carries the fingerprint of its text (the library's simhash of the same text).
+    expect(lines.map((l) => Object.keys(l))).toEqual([
+      ['id', 'text', 'fingerprint', 'ms'],
+      ['id', 'text', 'fingerprint', 'ms'],
+    ]);
+    for (const l of lines) expect(l.fingerprint).toEqual({ simhash: simhash(l.text) });
+    // The two pages differ by one word of the headline: close fingerprints, not equal ones.
+    const distance = hammingDistance(lines[0].fingerprint!.simhash, lines[1].fingerprint!.simhash);
+    expect(distance).toBeGreaterThan(0);
+    expect(distance).toBeLessThan(16);
+  });
+
+  it('writes "fingerprint": null for a page that fails', async () => {
+    const failDir = join(dir, 'batch-fail');
+    mkdirSync(failDir);
+    writeFileSync(join(failDir, 'ok.html'), pageHtml());
+    writeFileSync(join(failDir, 'bad.html.gz'), 'this is not gzip');
+    const out = join(dir, 'fail.jsonl');
+    const r = await pith(['batch', failDir, '--out', out]);
+    expect(r.code).toBe(1);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ id: 'bad', text: '', fingerprint: null });
+    expect(lines[0].error).toMatch(/not valid gzip/);
+    expect(lines[1]).toMatchObject({ id: 'ok', text: expectedText, fingerprint: { simhash: simhash(expectedText) } });
   });
 
   it('needs --out and an existing folder', async () => {
