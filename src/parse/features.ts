@@ -297,6 +297,46 @@ const DATE_LIKE = new RegExp(
 const STARTS_WITH_SEPARATOR = /^[•·|»›>\-–—*▪►→#]/u;
 const CONTAINS_SEPARATOR = /[|•·»›]/u;
 
+/**
+ * Share of the lower-cased Unicode words of `text` that are title words (0 without words). ASCII texts (most
+ * blocks) take a char loop that finds the same words as `lowerWords` ([A-Za-z0-9] runs) and slices only runs short
+ * enough to be a title word; other texts go through `lowerWords`.
+ */
+function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number): number {
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    if (text.charCodeAt(i) > 127) {
+      const ws = lowerWords(text);
+      let hit = 0;
+      for (const w of ws) if (titleWords.has(w)) hit++;
+      return ws.length > 0 ? hit / ws.length : 0;
+    }
+  }
+  let nWords = 0;
+  let hit = 0;
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= len; i++) {
+    const c = i < len ? text.charCodeAt(i) : 32;
+    const isUpper = c >= 65 && c <= 90;
+    if ((c >= 97 && c <= 122) || isUpper || (c >= 48 && c <= 57)) {
+      if (start < 0) {
+        start = i;
+        upper = false;
+      }
+      if (isUpper) upper = true;
+    } else if (start >= 0) {
+      nWords++;
+      if (i - start <= maxLength) {
+        const w = text.slice(start, i);
+        if (titleWords.has(upper ? w.toLowerCase() : w)) hit++;
+      }
+      start = -1;
+    }
+  }
+  return nWords > 0 ? hit / nWords : 0;
+}
+
 // ------------------------------------------------------------------------------------------------ compute
 
 /** Raw features of every block of `page` (see FEATURE_SCHEMA for the version). */
@@ -325,6 +365,8 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   for (const id of selIds) selCount.set(id, (selCount.get(id) ?? 0) + 1);
 
   const titleWords = !paper && page.title ? new Set(lowerWords(page.title)) : null;
+  let titleMaxLength = 0;
+  if (titleWords) for (const w of titleWords) titleMaxLength = Math.max(titleMaxLength, w.length);
   const tagKeys = paper ? null : blocks.map((b) => b.tags.join('>'));
   const rootChars = root.props.nCharacters;
 
@@ -375,10 +417,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       unary[o++] = parent ? parent.props.nCharacters / rootChars : 0;
       unary[o++] = gp ? gp.props.nCharacters / rootChars : 0;
       if (titleWords && titleWords.size > 0) {
-        const ws = lowerWords(text);
-        let hit = 0;
-        for (const w of ws) if (titleWords.has(w)) hit++;
-        unary[o++] = ws.length > 0 ? hit / ws.length : 0;
+        unary[o++] = titleOverlap(text, titleWords, titleMaxLength);
       } else {
         unary[o++] = 0;
       }

@@ -196,6 +196,10 @@ export const PITH_STOPWORDS: ReadonlySet<string> = new Set(
   Object.values(STOPWORD_LISTS).flatMap((l) => l.split(' ')),
 );
 
+const maxLength = (words: ReadonlySet<string>): number => Math.max(...[...words].map((w) => w.length));
+const PAPER_STOPWORD_MAX_LENGTH = maxLength(PAPER_STOPWORDS);
+const PITH_STOPWORD_MAX_LENGTH = maxLength(PITH_STOPWORDS);
+
 const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 const UWORD_SIMPLE = /[\p{L}\p{N}\p{M}]+/gu;
 const UWORD_CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
@@ -289,6 +293,8 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
   let pStart = -1; // start of the current paper word ([A-Za-z0-9_] run)
   let uStart = -1; // start of the current pith word ([A-Za-z0-9] run)
   let uUpper = false;
+  let uWord: string | null = null; // the pith word sliced at this i, if any
+  let uWordStart = -1;
   for (let i = 0; i <= len; i++) {
     const c = i < len ? text.charCodeAt(i) : 32;
     const uw = isAsciiWordChar(c);
@@ -301,25 +307,36 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
       if (c >= 65 && c <= 90) uUpper = true;
       if (c >= 48 && c <= 57) nNumeric++;
     } else if (uStart >= 0) {
-      const w = text.slice(uStart, i);
+      const wLen = i - uStart;
       uWords++;
-      uTotalWordLength += w.length;
-      const c0 = w.charCodeAt(0);
+      uTotalWordLength += wLen;
+      const c0 = text.charCodeAt(uStart);
       if (c0 >= 65 && c0 <= 90) uWordsWithCapital++;
-      if (PITH_STOPWORDS.has(uUpper ? w.toLowerCase() : w)) uStopwords++;
+      // Only a run that starts with a letter and is short enough can be a stop word: slice only those.
+      if (wLen <= PITH_STOPWORD_MAX_LENGTH && c0 >= 65) {
+        uWord = text.slice(uStart, i);
+        uWordStart = uStart;
+        if (PITH_STOPWORDS.has(uUpper ? uWord.toLowerCase() : uWord)) uStopwords++;
+      }
       uStart = -1;
     }
     if (pw) {
       if (pStart < 0) pStart = i;
     } else if (pStart >= 0) {
-      const w = text.slice(pStart, i);
+      const wLen = i - pStart;
       nWords++;
-      totalWordLength += w.length;
-      const c0 = w.charCodeAt(0);
+      totalWordLength += wLen;
+      const c0 = text.charCodeAt(pStart);
       if (c0 >= 65 && c0 <= 90) nWordsWithCapital++;
-      if (PAPER_STOPWORDS.has(w)) nStopwords++;
+      // Paper stop words are case-sensitive lower case: a run starting with anything else is none.
+      if (wLen <= PAPER_STOPWORD_MAX_LENGTH && c0 >= 97 && c0 <= 122) {
+        // The pith word that just ended at i from the same start is the same string (no '_' inside).
+        const w = uWord !== null && uWordStart === pStart && uWord.length === wLen ? uWord : text.slice(pStart, i);
+        if (PAPER_STOPWORDS.has(w)) nStopwords++;
+      }
       pStart = -1;
     }
+    uWord = null;
     if (i < len && isPaperPunct(c)) {
       nPunctuation++;
       // (?<=[.?!;])\s+(?=\p{Lu}): a whitespace run after . ? ! ; followed by an upper-case letter.
