@@ -15,15 +15,15 @@
 //
 // Method (Charikar 2002): the text is normalised (NFC, lower case) and cut into words (runs of letters, digits
 // and marks; each Han, Hiragana or Katakana character is a word of its own, since those scripts do not space
-// words). Every run of SHINGLE_WORDS consecutive words (one shingle per word for shorter texts) gets a 64-bit
-// hash; bit i of the fingerprint is 1 when more than half of the shingle hashes have bit i set. Similar texts
-// share most shingles, so most of the 64 votes come out the same: the expected share of differing bits is
-// angle/pi, the angle between the two texts' shingle-count vectors.
+// words). Every run of SHINGLE_WORDS consecutive words (a shorter text is one shingle) gets a 64-bit hash;
+// bit i of the fingerprint is 1 when more than half of the shingle hashes have bit i set (a tie takes the first
+// shingle's bit). Similar texts share most shingles, so most of the 64 votes come out the same: the expected
+// share of differing bits is angle/pi, the angle between the two texts' shingle-count vectors.
 //
 // What the distance means (synthetic 500-word texts, mean of 200; test/node/fingerprint/simhash.test.ts): the
 // same text with other whitespace, case or punctuation is 0; one word in 1,000 replaced about 1 bit; one in 200
-// about 3; one in 100 about 5; one in 20 about 11; unrelated texts 32 (64 fair coin flips; none under 20 in 500
-// pairs). A random pair lands within 3 bits with probability 43,745 / 2^64 = 2.4e-15, so even a corpus of a
+// about 3; one in 100 about 5; one in 20 about 11; unrelated texts 32 (64 fair coin flips; the closest of 500
+// pairs was 19). A random pair lands within 3 bits with probability 43,745 / 2^64 = 2.4e-15, so even a corpus of a
 // million pages (5e11 pairs) expects no false match at the default threshold.
 
 import type { Fingerprint } from '../types.js';
@@ -115,6 +115,10 @@ export function simhashOfWords(words: ArrayLike<number>, shingleWords = SHINGLE_
   const shingles = n - width + 1;
   // ones[b] counts the shingle hashes with bit b set: [0, 32) of the high half, [32, 64) of the low half.
   const ones = new Int32Array(64);
+  // An exact tie (as many shingle hashes with the bit as without) takes the bit of the first shingle's hash:
+  // a fixed 0 would bias short texts towards 0 bits (and towards each other).
+  let tieHi = 0;
+  let tieLo = 0;
   for (let i = 0; i < shingles; i++) {
     let hi = SEED_HI;
     let lo = SEED_LO;
@@ -124,6 +128,10 @@ export function simhashOfWords(words: ArrayLike<number>, shingleWords = SHINGLE_
     }
     hi = fmix32((hi ^ width) >>> 0);
     lo = fmix32((lo ^ width) >>> 0);
+    if (i === 0) {
+      tieHi = hi;
+      tieLo = lo;
+    }
     for (let b = 0; b < 32; b++) {
       ones[b] += (hi >>> b) & 1;
       ones[32 + b] += (lo >>> b) & 1;
@@ -132,8 +140,10 @@ export function simhashOfWords(words: ArrayLike<number>, shingleWords = SHINGLE_
   let hi = 0;
   let lo = 0;
   for (let b = 0; b < 32; b++) {
-    if (2 * ones[b] > shingles) hi |= 1 << b;
-    if (2 * ones[32 + b] > shingles) lo |= 1 << b;
+    const voteHi = 2 * ones[b] - shingles;
+    const voteLo = 2 * ones[32 + b] - shingles;
+    if (voteHi > 0 || (voteHi === 0 && (tieHi >>> b) & 1)) hi |= 1 << b;
+    if (voteLo > 0 || (voteLo === 0 && (tieLo >>> b) & 1)) lo |= 1 << b;
   }
   return [hi >>> 0, lo >>> 0];
 }
