@@ -48,8 +48,11 @@ export interface AncestorContext {
   readonly tags: Uint8Array;
   /** [ROLE_NAMES.length] 1 when some ancestor has the role. */
   readonly roles: Uint8Array;
-  /** [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none. */
-  readonly classDepth: Int32Array;
+  /**
+   * [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none.
+   * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
+   */
+  readonly classDepth: readonly number[];
   /** Some ancestor is hidden (hidden attribute, aria-hidden=true, inline display:none / visibility:hidden, template). */
   readonly hidden: boolean;
   /** Some ancestor is an `a` element. */
@@ -61,7 +64,7 @@ export interface AncestorContext {
 export const ROOT_CONTEXT: AncestorContext = Object.freeze({
   tags: new Uint8Array(ANCESTOR_TAGS.length),
   roles: new Uint8Array(ROLE_NAMES.length),
-  classDepth: new Int32Array(CLASS_WORDS.length).fill(-1),
+  classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
   hidden: false,
   inLink: false,
   heading: 0,
@@ -138,9 +141,10 @@ export function childContext(
   const cw = classWordIndices(classAttr);
   const iw = classWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
-    classDepth = classDepth.slice();
-    for (const i of cw) classDepth[i] = depth;
-    for (const i of iw) classDepth[i] = depth;
+    const copy = classDepth.slice();
+    for (const i of cw) copy[i] = depth;
+    for (const i of iw) copy[i] = depth;
+    classDepth = copy;
     changed = true;
   }
   if (!hidden) {

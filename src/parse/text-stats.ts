@@ -264,8 +264,8 @@ const isAsciiWordChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 
 /**
- * paperTextStats and unicodeTextStats of one trimmed text. Pure-ASCII texts (most blocks) take one hand-written
- * pass that gives exactly what the regexes give; other texts go through the regexes.
+ * paperTextStats and unicodeTextStats of one trimmed text. Texts that are ASCII but for plain separators (most
+ * blocks) take one hand-written pass that gives exactly what the regexes give; other texts go through the regexes.
  */
 export function blockTextStats(text: string): { paper: TextStats; unicode: UnicodeTextStats } {
   const out = {} as TextStats & UnicodeTextStats;
@@ -278,13 +278,25 @@ export function blockTextStats(text: string): { paper: TextStats; unicode: Unico
   };
 }
 
+/**
+ * A non-ASCII character that the char loop below cannot treat as a plain separator: a letter, digit or mark (part
+ * of a word in one flavour), a Unicode space (`\s` of the sentence regex), or pith punctuation. Other non-ASCII
+ * characters (curly quotes, dashes, symbols, emoji) separate words in both flavours and count for nothing else.
+ */
+const NOT_A_PLAIN_SEPARATOR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}\s\u2026\u3002\uff0c\uff1f\uff01\uff1a\uff1b\u3001\u00bf\u00a1\u061f\u060c\u0964]/u;
+
 /** blockTextStats written straight into `out` (a leaf's props): no intermediate objects on the hot path. */
 export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextStats): void {
   const len = text.length;
+  let nonAscii = false;
   for (let i = 0; i < len; i++) {
     if (text.charCodeAt(i) > 127) {
-      Object.assign(out, paperTextStats(text), unicodeTextStats(text));
-      return;
+      if (NOT_A_PLAIN_SEPARATOR.test(text)) {
+        Object.assign(out, paperTextStats(text), unicodeTextStats(text));
+        return;
+      }
+      nonAscii = true;
+      break;
     }
   }
   let nPunctuation = 0, nNumeric = 0, nSentences = 1;
@@ -362,7 +374,7 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
   out.totalWordLength = totalWordLength;
   out.endsWithPunctuation = endsWithPunctuation;
   out.endsWithQuestionMark = last === 63;
-  out.containsCopyright = false;
+  out.containsCopyright = nonAscii && text.includes('\u00a9');
   out.containsEmail = text.includes('@') && EMAIL.test(text);
   out.containsUrl = text.includes('://') && URL.test(text);
   out.containsYear = nNumeric >= 4 && YEAR.test(text);
