@@ -75,7 +75,11 @@ export interface FillOutcome {
   kept: number;
   /** Items whose article was not done (or not started) when the deadline passed. */
   timedOut: number;
+  /** What happened to each item, in feed order (the three counts above, per item). */
+  statuses: ItemStatus[];
 }
+
+export type ItemStatus = 'filled' | 'kept' | 'timed-out';
 
 export interface FillPlan {
   /** Items in feed order: the article link of each, null for items pith leaves alone. */
@@ -128,14 +132,20 @@ export async function fillArticles(plan: FillPlan): Promise<FillOutcome> {
   plan.ctx.waitUntil(workers); // late articles still reach the cache
 
   // A snapshot taken now: whatever finishes later is not in this answer.
-  const outcome: FillOutcome = { articles: new Map(), filled: 0, kept: 0, timedOut: 0 };
+  const outcome: FillOutcome = { articles: new Map(), filled: 0, kept: 0, timedOut: 0, statuses: [] };
   plan.links.forEach((link, index) => {
     const result = link === null ? undefined : results.get(link);
-    if (link !== null && (result === undefined || !result.done)) outcome.timedOut++;
-    else if (result !== undefined && result.done && result.article !== null) {
+    if (link !== null && (result === undefined || !result.done)) {
+      outcome.timedOut++;
+      outcome.statuses.push('timed-out');
+    } else if (result !== undefined && result.done && result.article !== null) {
       outcome.articles.set(index, result.article);
       outcome.filled++;
-    } else outcome.kept++;
+      outcome.statuses.push('filled');
+    } else {
+      outcome.kept++;
+      outcome.statuses.push('kept');
+    }
   });
   return outcome;
 }

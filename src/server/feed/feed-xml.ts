@@ -53,6 +53,8 @@ export interface FeedItem {
   lastChild: XmlElement | null;
   /** Qualified name of the element that carries the article ("content:encoded", "content", "atom:content"). */
   contentName: string;
+  /** Title and description (Atom: summary, else content) joined by a line break, for dedupe=1; '' when not read. */
+  teaser: string;
 }
 
 export interface FeedDocument {
@@ -181,12 +183,20 @@ function contentPrefix(declared: ReadonlyMap<string, string>): { prefix: string;
   return { prefix, declare: true };
 }
 
+/** Title and description (RSS, RDF) or summary (Atom; its content when it has none) of a parsed item. */
+function teaserOf(fields: Record<string, unknown>, kind: FeedKind, prefix: string): string {
+  const title = textOf(fields[`${prefix}title`]);
+  const description = kind === 'atom' ? (textOf(fields[`${prefix}summary`]) ?? textOf(fields[`${prefix}content`])) : textOf(fields.description);
+  return [title, description].filter((t) => t !== null).join('\n');
+}
+
 /**
  * Reads a decoded feed. Throws PithError 'not_a_feed' for anything that is not RSS, RDF or Atom (HTML pages,
  * JSON, plain text, other XML) and 'invalid_feed' for XML that is not well-formed. Links are resolved
  * against `baseUrl` (the URL the feed came from); only the first `linkItems` items get their link read.
+ * `teasers` reads every item's title and description too (FeedItem.teaser, for dedupe=1).
  */
-export function readFeed(decoded: string, baseUrl: string, linkItems: number): FeedDocument {
+export function readFeed(decoded: string, baseUrl: string, linkItems: number, teasers = false): FeedDocument {
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const head = text.trimStart();
   if (head === '') throw notAFeed('the response is empty');
@@ -250,7 +260,7 @@ export function readFeed(decoded: string, baseUrl: string, linkItems: number): F
     if (kind === 'atom' && prefixOf(element.name) !== prefixOf(root.name)) continue;
     const children = childIndexes(elements, index).map((i) => elements[i]);
     const lastChild = children.length > 0 ? children[children.length - 1] : null;
-    const item: FeedItem = { element, link: null, fillable: !element.selfClosing, replaces: null, lastChild, contentName };
+    const item: FeedItem = { element, link: null, fillable: !element.selfClosing, replaces: null, lastChild, contentName, teaser: '' };
     if (kind === 'atom') {
       item.replaces = children.find((c) => c.name === contentName) ?? null;
       if (item.replaces !== null && attributesOf(text.slice(item.replaces.start, item.replaces.startTagEnd)).has('src')) item.fillable = false;
@@ -259,11 +269,13 @@ export function readFeed(decoded: string, baseUrl: string, linkItems: number): F
       item.replaces =
         children.find((c) => localNameOf(c.name) === 'encoded' && (itemNs.get(prefixOf(c.name)) ?? declared.get(prefixOf(c.name))) === CONTENT_NS) ?? null;
     }
-    if (items.length < linkItems && item.fillable) {
+    const readLink = items.length < linkItems && item.fillable;
+    if (readLink || (teasers && !element.selfClosing)) {
       const parsed = itemParser.parse(text.slice(element.start, element.end)) as Record<string, unknown>;
       const body = parsed[element.name];
       const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-      item.link = kind === 'atom' ? atomLink(fields, itemPrefix, baseUrl) : rssLink(fields, baseUrl);
+      if (readLink) item.link = kind === 'atom' ? atomLink(fields, itemPrefix, baseUrl) : rssLink(fields, baseUrl);
+      if (teasers) item.teaser = teaserOf(fields, kind, itemPrefix);
     }
     items.push(item);
   }
@@ -284,10 +296,12 @@ function indentBefore(text: string, offset: number): string | null {
 }
 
 /**
- * The feed with `articles` (item index -> article HTML) put into their items; everything else as received
- * (see the top of this file). The XML declaration, when present, is made to say UTF-8.
+ * The feed with `articles` (item index -> article HTML) put into their items and the `dropped` items (dedupe=1)
+ * taken out with their line; everything else as received (see the top of this file). The XML declaration, when
+ * present, is made to say UTF-8. RSS 1.0: the channel's rdf:Seq still lists a dropped item's URI (readers show
+ * the items that are there).
  */
-export function spliceArticles(feed: FeedDocument, articles: ReadonlyMap<number, string>): string {
+export function spliceArticles(feed: FeedDocument, articles: ReadonlyMap<number, string>, dropped: ReadonlySet<number> = new Set()): string {
   const { text } = feed;
   // Edits as [from, to, replacement], in document order, applied in one pass.
   const edits: Array<[number, number, string]> = [];
@@ -299,7 +313,14 @@ export function spliceArticles(feed: FeedDocument, articles: ReadonlyMap<number,
     const at = feed.root.start + 1 + feed.root.name.length;
     edits.push([at, at, feed.rootDeclaration]);
   }
+  for (const index of dropped) {
+    const { element } = feed.items[index];
+    const indent = indentBefore(text, element.start);
+    // With the line break and indentation before it when the item starts its own line.
+    edits.push([indent === null ? element.start : element.start - indent.length - 1, element.end, '']);
+  }
   for (const [index, html] of articles) {
+    if (dropped.has(index)) continue;
     const item = feed.items[index];
     const open = feed.kind === 'atom' ? `<${item.contentName} type="html">` : `<${item.contentName}>`;
     const element = `${open}${cdata(html)}</${item.contentName}>`;
