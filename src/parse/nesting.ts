@@ -8,49 +8,82 @@ const NOT_NESTING = new Set([
   'html', 'head', 'body',
 ]);
 // Raw-text elements: their content is skipped, not scanned for tags.
-const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
-  script: /<\/script/gi,
-  style: /<\/style/gi,
-  textarea: /<\/textarea/gi,
-  title: /<\/title/gi,
-};
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(\/?)>|<!--/g;
+// (A Map, not an object: a tag named `constructor` must not find Object's.)
+const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map([
+  ['script', /<\/script/gi],
+  ['style', /<\/style/gi],
+  ['textarea', /<\/textarea/gi],
+  ['title', /<\/title/gi],
+]);
 const COMMENT_END = /-->/g;
+
+/** [A-Za-z] */
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** [A-Za-z0-9-] */
+function isTagNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
+}
 
 /**
  * Upper estimate of the element nesting depth of `html` (the open elements that are never closed count too).
  * Stops scanning as soon as the depth passes `stopAbove`. Linear in the input.
+ *
+ * A hand-written scanner (no match objects) equal to scanning with
+ * `/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(\/?)>|<!--/g`: a tag runs from `<` to the first `>` after its name and
+ * is self-closing when the character before that `>` is `/`; a `<` that starts neither a tag nor `<!--` is text.
  */
 export function estimateNestingDepth(html: string, stopAbove = Infinity): number {
   let depth = 0;
   let maxDepth = 0;
-  TAG.lastIndex = 0;
-  for (let m = TAG.exec(html); m !== null; m = TAG.exec(html)) {
-    if (m[0] === '<!--') {
-      COMMENT_END.lastIndex = TAG.lastIndex;
+  const len = html.length;
+  let noMoreGt = false; // no `>` after some point: no later `<` can start a tag
+  let pos = html.indexOf('<');
+  while (pos >= 0) {
+    let j = pos + 1;
+    const closing = j < len && html.charCodeAt(j) === 47;
+    if (closing) j++;
+    if (!noMoreGt && j < len && isAsciiLetter(html.charCodeAt(j))) {
+      let k = j + 1;
+      while (k < len && isTagNameChar(html.charCodeAt(k))) k++;
+      const gt = html.indexOf('>', k);
+      if (gt < 0) {
+        noMoreGt = true;
+      } else {
+        let next = gt + 1;
+        const name = html.slice(j, k).toLowerCase();
+        if (!NOT_NESTING.has(name)) {
+          if (closing) {
+            if (depth > 0) depth--;
+          } else {
+            const rawEnd = RAW_TEXT_END.get(name);
+            if (rawEnd !== undefined) {
+              rawEnd.lastIndex = next;
+              if (rawEnd.exec(html) === null) break;
+              next = rawEnd.lastIndex;
+            } else if (html.charCodeAt(gt - 1) !== 47) {
+              // not `<div/>` (XHTML-ish markup)
+              depth++;
+              if (depth > maxDepth) {
+                maxDepth = depth;
+                if (maxDepth > stopAbove) break;
+              }
+            }
+          }
+        }
+        pos = html.indexOf('<', next);
+        continue;
+      }
+    }
+    if (html.startsWith('<!--', pos)) {
+      COMMENT_END.lastIndex = pos + 4;
       if (COMMENT_END.exec(html) === null) break;
-      TAG.lastIndex = COMMENT_END.lastIndex;
+      pos = html.indexOf('<', COMMENT_END.lastIndex);
       continue;
     }
-    const name = m[2].toLowerCase();
-    if (NOT_NESTING.has(name)) continue;
-    if (m[1] === '/') {
-      if (depth > 0) depth--;
-      continue;
-    }
-    const rawEnd = RAW_TEXT_END[name];
-    if (rawEnd !== undefined) {
-      rawEnd.lastIndex = TAG.lastIndex;
-      if (rawEnd.exec(html) === null) break;
-      TAG.lastIndex = rawEnd.lastIndex;
-      continue;
-    }
-    if (m[3] === '/') continue; // <div/> in XHTML-ish markup
-    depth++;
-    if (depth > maxDepth) {
-      maxDepth = depth;
-      if (maxDepth > stopAbove) break;
-    }
+    pos = html.indexOf('<', pos + 1);
   }
   return maxDepth;
 }

@@ -36,7 +36,20 @@ export interface UnicodeTextStats {
 const WS_RUN = /[ \t\n\f\r\u00a0]+/g;
 /** jsoup `TextNode.text()`: runs of whitespace (incl. NBSP) become one space; not trimmed. */
 export function normaliseWhitespace(s: string): string {
-  return s.replace(WS_RUN, ' ');
+  // Most texts need no change (no tab, newline, form feed, CR or NBSP, no double space): skip the regex for them.
+  let prevSpace = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (prevSpace) return s.replace(WS_RUN, ' ');
+      prevSpace = true;
+    } else if (c === 9 || c === 10 || c === 12 || c === 13 || c === 0xa0) {
+      return s.replace(WS_RUN, ' ');
+    } else {
+      prevSpace = false;
+    }
+  }
+  return s;
 }
 
 /** Java `String.trim()`: strips code units <= U+0020 at both ends. */
