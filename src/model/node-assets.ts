@@ -32,9 +32,12 @@ function packageRoot(): string {
   }
 }
 
-/** The models/ folder that ships with the package. */
+let modelDir: string | null = null;
+
+/** The models/ folder that ships with the package (found once: extract() asks on every call). */
 export function defaultModelDir(): string {
-  return join(packageRoot(), 'models');
+  modelDir ??= join(packageRoot(), 'models');
+  return modelDir;
 }
 
 async function readAsset(path: string, hint: string): Promise<Uint8Array> {
