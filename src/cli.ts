@@ -11,7 +11,10 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
 import { PithError } from './errors.js';
-import type { FeatureSetName } from './types.js';
+import type { FeatureSetName, OutputFormat } from './types.js';
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
+const isOutputFormat = (f: string): f is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(f);
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -24,7 +27,7 @@ const FETCH_MAX_BYTES = 8 * 1024 * 1024;
 const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text method)
 
 Usage:
-  pith extract <file|url|->  [--format text|json] [--feature-set pith|paper]
+  pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
   pith batch <dir> --out <file.jsonl>  [--feature-set pith|paper]
   pith <command> --help
 
@@ -44,8 +47,10 @@ Prints the main content of one page as plain text, with a blank line between blo
   -          read the HTML from stdin
 
 Options:
-  --format text|json        text (default) or the whole JSON result: text, title, wordCount, fingerprint,
-                            blocks, timings (fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
+  --format <f>              text (default); markdown; html (sanitised, safe to embed); debug (an HTML page
+                            showing every block, kept ones highlighted with their probability); json (the
+                            whole result: text, markdown, html, title, metadata, wordCount, fingerprint,
+                            blocks, timings; fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
   --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
@@ -220,7 +225,7 @@ async function runExtract(args: string[]): Promise<number> {
     );
   }
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`);
+  if (!isOutputFormat(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not "${format}"`);
   const featureSet = featureSetOf(values['feature-set']);
   const timeoutMs = positiveIntOf('--timeout-ms', values['timeout-ms'], FETCH_TIMEOUT_MS);
   const maxBytes = positiveIntOf('--max-bytes', values['max-bytes'], FETCH_MAX_BYTES);
@@ -237,13 +242,14 @@ async function runExtract(args: string[]): Promise<number> {
     html = readHtmlFile(source);
   }
 
-  const result = await extract(html, { url, featureSet, fingerprint: format === 'json' });
+  const result = await extract(html, { url, featureSet, format });
+  if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  } else {
-    process.stdout.write(result.text.length > 0 ? result.text + '\n' : '');
-    if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
+    return EXIT_OK;
   }
+  const body = format === 'markdown' ? result.markdown : format === 'html' ? result.html : format === 'debug' ? result.debugHtml : result.text;
+  if (body !== undefined && body.length > 0) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
   return EXIT_OK;
 }
 

@@ -134,6 +134,29 @@ describe('pith extract', () => {
     expect(simhash(expectedText)).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('--format markdown, html and debug print what extract() renders for that format', async () => {
+    const html = readFileSync(htmlPath, 'utf8');
+    for (const [format, field] of [['markdown', 'markdown'], ['html', 'html']] as const) {
+      const r = await pith(['extract', htmlPath, '--format', format]);
+      expect(r.code, r.stderr).toBe(0);
+      const expected = (await extract(html, { format }))[field];
+      expect(expected, `extract() renders ${format}`).toBeTruthy();
+      expect(r.stdout.trimEnd()).toBe(expected!.trimEnd());
+    }
+    // The debug page carries this run's timings, so it is checked by structure.
+    const debug = await pith(['extract', htmlPath, '--format', 'debug']);
+    expect(debug.code).toBe(0);
+    expect(debug.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(debug.stdout).toMatch(new RegExp(`<li class="block kept[^"]*"[^>]*>[\\s\\S]*?${paragraphs[0].slice(0, 30)}`));
+    expect(debug.stdout).toMatch(/<li class="block dropped[^"]*"[^>]*>[\s\S]*?Privacy policy/);
+    const md = await pith(['extract', htmlPath, '--format', 'markdown']);
+    expect(md.stdout).toContain(paragraphs[1]);
+    expect(md.stdout).not.toContain('Privacy policy');
+    const bad = await pith(['extract', htmlPath, '--format', 'pdf']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--format must be one of text, markdown, html, json, debug');
+  });
+
   it('fetches a URL and decodes it by the charset of the Content-Type', async () => {
     const r = await pith(['extract', `${baseUrl}/page`, '--format', 'json']);
     expect(r.stderr).toBe('');
@@ -170,7 +193,7 @@ describe('pith extract', () => {
     expect(noArg.code).toBe(2);
     expect(noArg.stderr).toMatch(/needs a file, a URL or -/);
     expect(badFormat.code).toBe(2);
-    expect(badFormat.stderr).toMatch(/--format must be text or json/);
+    expect(badFormat.stderr).toMatch(/--format must be one of text, markdown, html, json, debug/);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
     expect(unknownOption.code).toBe(2);
@@ -183,7 +206,9 @@ describe('pith extract', () => {
     expect(main.stdout).toMatch(/pith extract <file\|url\|->/);
     expect(main.stdout).toMatch(/pith batch <dir> --out <file\.jsonl>/);
     expect(ex.code).toBe(0);
-    expect(ex.stdout).toMatch(/--format text\|json/);
+    expect(ex.stdout).toMatch(/--format <f>/);
+    expect(ex.stdout).toMatch(/markdown; html \(sanitised/);
+    expect(main.stdout).toMatch(/--format text\|markdown\|html\|json\|debug/);
     expect(batch.code).toBe(0);
     expect(batch.stdout).toMatch(/one line\s+per page/);
   });
