@@ -283,6 +283,14 @@ function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array
   return out;
 }
 
+/** Equal tag chains (the same as comparing `tags.join('>')`: tag names hold no '>'). */
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 const DATE_LIKE = new RegExp(
   [
     String.raw`\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b`,
@@ -297,15 +305,21 @@ const DATE_LIKE = new RegExp(
 const STARTS_WITH_SEPARATOR = /^[•·|»›>\-–—*▪►→#]/u;
 const CONTAINS_SEPARATOR = /[|•·»›]/u;
 
+const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}]/u;
+
 /**
  * Share of the lower-cased Unicode words of `text` that are title words (0 without words). ASCII texts (most
- * blocks) take a char loop that finds the same words as `lowerWords` ([A-Za-z0-9] runs) and slices only runs short
- * enough to be a title word; other texts go through `lowerWords`.
+ * blocks, and texts whose other characters only separate words) take a char loop that finds the same words as
+ * `lowerWords` ([A-Za-z0-9] runs) and slices only runs short enough to be a title word; other texts go through
+ * `lowerWords`.
  */
 function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number): number {
   const len = text.length;
   for (let i = 0; i < len; i++) {
     if (text.charCodeAt(i) > 127) {
+      // Non-ASCII characters that are no letter, digit or mark only separate words (and stay such when
+      // lower-cased: checked over all of Unicode); anything else goes through lowerWords.
+      if (!NON_ASCII_WORD_CHAR.test(text)) break;
       const ws = lowerWords(text);
       let hit = 0;
       for (const w of ws) if (titleWords.has(w)) hit++;
@@ -367,7 +381,6 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   const titleWords = !paper && page.title ? new Set(lowerWords(page.title)) : null;
   let titleMaxLength = 0;
   if (titleWords) for (const w of titleWords) titleMaxLength = Math.max(titleMaxLength, w.length);
-  const tagKeys = paper ? null : blocks.map((b) => b.tags.join('>'));
   const rootChars = root.props.nCharacters;
 
   for (let i = 0; i < n; i++) {
@@ -429,8 +442,8 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       unary[o++] = b2d(STARTS_WITH_SEPARATOR.test(text));
       unary[o++] = b2d(CONTAINS_SEPARATOR.test(text));
       unary[o++] = b2d(text.endsWith(':'));
-      unary[o++] = b2d(i > 0 && tagKeys![i - 1] === tagKeys![i]);
-      unary[o++] = b2d(i < n - 1 && tagKeys![i + 1] === tagKeys![i]);
+      unary[o++] = b2d(i > 0 && sameTags(blocks[i - 1].tags, leaf.tags));
+      unary[o++] = b2d(i < n - 1 && sameTags(blocks[i + 1].tags, leaf.tags));
       for (let k = 0; k < ctx.tags.length; k++) unary[o++] = ctx.tags[k] ? 1 : -1;
       for (let k = 0; k < ctx.roles.length; k++) unary[o++] = ctx.roles[k] ? 1 : -1;
       const parentDepth = info.rawDepth - 1;
@@ -463,7 +476,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       const ca = ia.context;
       const cb = ib.context;
       edge[o++] = b2d(a.parent === b.parent);
-      edge[o++] = b2d(tagKeys![i] === tagKeys![i + 1]);
+      edge[o++] = b2d(sameTags(a.tags, b.tags));
       edge[o++] = b2d(selIds[i] === selIds[i + 1]);
       edge[o++] = b2d(ca.inLink && cb.inLink);
       edge[o++] = b2d(ca.inLink !== cb.inLink);
