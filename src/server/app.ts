@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
 import type { Extraction } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
-import { cacheKeyFor, cacheLookup, cacheStore, etagFor, etagMatches, wantsBypass } from './cache.js';
+import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody, fetchPage, readLimited } from './fetch-page.js';
@@ -68,18 +68,8 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = settings.cacheTtlS > 0;
 
-  if (cacheable && !wantsBypass(c.req.raw, options.nocache)) {
-    const hit = await cacheLookup(key);
-    if (hit !== undefined) {
-      const etag = hit.headers.get('etag');
-      if (etagMatches(ifNoneMatch, etag)) {
-        return new Response(null, { status: 304, headers: { etag: etag ?? '', 'x-cache': 'HIT', 'cache-control': hit.headers.get('cache-control') ?? '' } });
-      }
-      const response = new Response(hit.body, hit);
-      response.headers.set('x-cache', 'HIT');
-      return response;
-    }
-  }
+  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  if (cached !== undefined) return cached;
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
   const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));

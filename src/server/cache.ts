@@ -50,6 +50,23 @@ export async function cacheLookup(key: Request): Promise<Response | undefined> {
   return caches.default.match(key);
 }
 
+/**
+ * The cached answer for `key`, unless the request bypasses the cache: the stored response marked `X-Cache: HIT`, or a
+ * 304 when the request's If-None-Match matches its ETag. Undefined on a miss or a bypass.
+ */
+export async function serveCached(request: Request, key: Request, bypass: boolean): Promise<Response | undefined> {
+  if (bypass) return undefined;
+  const hit = await cacheLookup(key);
+  if (hit === undefined) return undefined;
+  const etag = hit.headers.get('etag');
+  if (etagMatches(request.headers.get('if-none-match'), etag)) {
+    return new Response(null, { status: 304, headers: { etag: etag ?? '', 'x-cache': 'HIT', 'cache-control': hit.headers.get('cache-control') ?? '' } });
+  }
+  const response = new Response(hit.body, hit);
+  response.headers.set('x-cache', 'HIT');
+  return response;
+}
+
 /** What cacheStore needs of the execution context. */
 export interface WaitUntil {
   waitUntil(promise: Promise<unknown>): void;

@@ -26,7 +26,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../app.js';
-import { cacheKeyFor, cacheLookup, cacheStore, etagFor, etagMatches, wantsBypass } from '../cache.js';
+import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass } from '../cache.js';
 import { settingsOf, type Env } from '../env.js';
 import { decodeBody, guardedFetch } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';
@@ -140,18 +140,8 @@ async function serveFeed(
   const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = feedSettings.cacheTtlS > 0;
 
-  if (cacheable && !wantsBypass(c.req.raw, options.nocache)) {
-    const hit = await cacheLookup(key);
-    if (hit !== undefined) {
-      const etag = hit.headers.get('etag');
-      if (etagMatches(ifNoneMatch, etag)) {
-        return new Response(null, { status: 304, headers: { etag: etag ?? '', 'x-cache': 'HIT', 'cache-control': hit.headers.get('cache-control') ?? '' } });
-      }
-      const response = new Response(hit.body, hit);
-      response.headers.set('x-cache', 'HIT');
-      return response;
-    }
-  }
+  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  if (cached !== undefined) return cached;
 
   const fetched = await guardedFetch(target, {
     ...settings.fetch,
