@@ -84,6 +84,8 @@ interface Net {
   nClasses: number;
   mean: Float64Array;
   invStd: Float64Array;
+  /** Standardised inputs of the current run (grow-only; see standardise). */
+  buffer: Float32Array;
 }
 
 /**
@@ -92,11 +94,17 @@ interface Net {
  * raw: [n, nFeatures] row-major -> [n, nFeatures] row-major.
  */
 function standardise(raw: Float32Array, net: Net, clip: number): Float32Array {
-  const out = new Float32Array(raw.length);
+  // The result goes into the net's grow-only buffer (runs are serialised and ORT copies its inputs into wasm
+  // memory): no large allocation per page.
+  if (net.buffer.length < raw.length) net.buffer = new Float32Array(Math.max(raw.length, net.buffer.length * 2));
+  const out = net.buffer.subarray(0, raw.length);
   const nF = net.nFeatures;
-  for (let k = 0; k < raw.length; ) {
+  const mean = net.mean;
+  const invStd = net.invStd;
+  const n = raw.length;
+  for (let k = 0; k < n; ) {
     for (let j = 0; j < nF; j++, k++) {
-      let z = (raw[k] - net.mean[j]) * net.invStd[j];
+      let z = (raw[k] - mean[j]) * invStd[j];
       if (!Number.isFinite(z)) z = 0;
       else if (clip > 0) z = z > clip ? clip : z < -clip ? -clip : z;
       out[k] = z;
@@ -112,6 +120,7 @@ function makeNet(session: ort.InferenceSession, nClasses: number, mean: number[]
     nClasses,
     mean: Float64Array.from(mean),
     invStd: Float64Array.from(std, (s) => (s === 0 ? 1 : 1 / s)),
+    buffer: new Float32Array(0),
   };
 }
 
