@@ -82,6 +82,8 @@ function stat(values: number[]): Stat {
 
 const STAGES: ReadonlyArray<[keyof Timings, string]> = [
   ['parseMs', 'parse (linkedom + collapsed DOM + blocks)'],
+  ['domMs', '  of which linkedom parseHTML'],
+  ['metadataMs', 'metadata'],
   ['featuresMs', 'features'],
   ['modelMs', 'nets (ONNX)'],
   ['viterbiMs', 'Viterbi'],
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
         const x = await extract(html, { featureSet });
         const ms = performance.now() - t0;
         pithMs.push(ms);
-        for (const [k] of STAGES) stages.get(k)?.push(x.timings[k]);
+        for (const [k] of STAGES) stages.get(k)?.push(x.timings[k] ?? NaN);
         blocks += x.blocks.length;
         return ms;
       };

@@ -69,6 +69,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
   const t0 = performance.now();
 
   const page = parsePage(html, { url: options.url, limits });
+  const tParsed = performance.now();
   let sampleText = '';
   for (const b of page.blocks) {
     if (sampleText.length >= LANGUAGE_SAMPLE_CHARS) break;
@@ -119,19 +120,23 @@ export async function extractWith(classifier: Classifier, html: string, options:
     if (format !== 'html') markdown = markdownFromTree(tree);
     if (format !== 'markdown') cleanHtml = htmlFromTree(tree);
   }
+  const wordCount = countWords(text);
+  const fingerprint = options.fingerprint ?? format === 'json' ? fingerprintOf(text) : undefined;
   const t5 = performance.now();
 
   const extraction: Extraction = {
     text,
     title: metadata.title ?? page.title,
     metadata,
-    wordCount: countWords(text),
+    wordCount,
     blocks,
     modelVersion: classifier.info.version,
     featureSet: classifier.info.featureSet,
     truncated: page.truncated,
     timings: {
-      parseMs: t1 - t0,
+      parseMs: tParsed - t0,
+      domMs: page.domMs,
+      metadataMs: t1 - tParsed,
       featuresMs: t2 - t1,
       modelMs: t3 - t2,
       viterbiMs: t4 - t3,
@@ -139,7 +144,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
       totalMs: t5 - t0,
     },
   };
-  if (options.fingerprint ?? format === 'json') extraction.fingerprint = fingerprintOf(text);
+  if (fingerprint !== undefined) extraction.fingerprint = fingerprint;
   if (markdown !== undefined) extraction.markdown = markdown;
   if (cleanHtml !== undefined) extraction.html = cleanHtml;
   if (page.truncatedReason !== undefined) extraction.truncatedReason = page.truncatedReason;

@@ -84,12 +84,18 @@ export interface BlockResult {
   blockBreakAfter: boolean;
 }
 
-/** Per-stage timings in milliseconds. */
+/** Per-stage timings in milliseconds; the stages follow one another and add up to `totalMs`. */
 export interface Timings {
+  /** Nesting pre-scan + linkedom parse + collapsed DOM and blocks (metadata not included). */
   parseMs: number;
+  /** Of `parseMs`: linkedom's parse alone (set by extract()). */
+  domMs?: number;
+  /** Page metadata (title, author, dates, ...), after the parse (set by extract()). */
+  metadataMs?: number;
   featuresMs: number;
   modelMs: number;
   viterbiMs: number;
+  /** Text (+ markdown / html), word count and fingerprint. */
   renderMs: number;
   totalMs: number;
 }

@@ -22,6 +22,8 @@ export interface Page {
   fallback?: 'noscript';
   /** Per-block data of the walk used by the pith features; parallel to `blocks`. */
   leafInfo: LeafInfo[];
+  /** Time of linkedom's parse alone, in milliseconds (the floor of the parse stage). */
+  domMs: number;
 }
 
 export interface ParseOptions {
@@ -46,7 +48,9 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       { nestingDepth: depth, maxNestingDepth: limits.maxNestingDepth },
     );
   }
+  const tDom = performance.now();
   const document = parseHtmlDocument(html);
+  const domMs = performance.now() - tDom;
   const rawTitle = findTitle(document);
   const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));
   const { root: domRoot, tag } = findContentRoot(document);
@@ -67,6 +71,7 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     truncated: r.truncated,
     document,
     leafInfo: r.leafInfo,
+    domMs,
   };
   if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
   if (fallback !== undefined) page.fallback = fallback;
