@@ -121,7 +121,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
     if (format !== 'markdown') cleanHtml = htmlFromTree(tree);
   }
   const wordCount = countWords(text);
-  const fingerprint = options.fingerprint ?? format === 'json' ? fingerprintOf(text) : undefined;
+  const fingerprint = (options.fingerprint ?? format === 'json') ? fingerprintOf(text) : undefined;
   const t5 = performance.now();
 
   const extraction: Extraction = {

@@ -1,6 +1,6 @@
 // The only file that imports linkedom. Everything else sees the DOM through the minimal interfaces below
 // (the Workers typecheck has no DOM lib).
-import { parseHTML } from 'linkedom';
+import { DOMParser } from 'linkedom';
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -47,11 +47,13 @@ export function topLevelNodes(document: DomDocument): DomNode[] {
   return Array.from(document.childNodes);
 }
 
+// linkedom's DOMParser directly: `parseHTML` does the same parse and then builds a window Proxy around it.
+const parser = new DOMParser();
+
 /** Parses HTML with linkedom. Never throws on odd markup; an empty string gives an empty document. */
 export function parseHtmlDocument(html: string): DomDocument {
   // linkedom treats a string without an <html> element as a fragment; that is fine for the walk below.
-  const { document } = parseHTML(html) as unknown as { document: DomDocument };
-  return document;
+  return parser.parseFromString(html, 'text/html') as unknown as DomDocument;
 }
 
 export function isElement(n: DomNode): n is DomElement {
