@@ -73,18 +73,22 @@ interface Frame {
   list: DomNode[] | null;
   listIndex: number;
   prevChildName: string;
-  kept: CdomNode[];
+  /** Kept children (CDOM nodes), created at the first one. */
+  kept: CdomNode[] | null;
   hasInput: boolean;
   context: AncestorContext;
   rawDepth: number;
-  counts: ElementCounts;
+  /** Created when first needed (a counted child tag or a leaf); leaves share it, so later counts reach them. */
+  counts: ElementCounts | null;
 }
 
 const WS_SPLIT = /\s+/;
+/** The class list of an element without classes: one shared frozen array (never mutated). */
+const NO_CLASSES = Object.freeze([]) as unknown as string[];
 function splitClasses(cls: string): string[] {
-  if (cls.length === 0) return [];
+  if (cls.length === 0) return NO_CLASSES;
   const t = cls.trim();
-  if (t.length === 0) return [];
+  if (t.length === 0) return NO_CLASSES;
   const parts = t.split(WS_SPLIT);
   if (parts.length < 2) return parts;
   return [...new Set(parts)];
@@ -242,11 +246,11 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
     list: el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null,
     listIndex: 0,
     prevChildName: '',
-    kept: [],
+    kept: null,
     hasInput: false,
     context,
     rawDepth: parent ? parent.rawDepth + 1 : 0,
-    counts: { countedChildTags: 0 },
+    counts: null,
   };
 }
 
@@ -283,10 +287,10 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       stack.pop();
       const parent = stack.length > 0 ? stack[stack.length - 1] : null;
       let node: CdomNode | null = null;
-      if (f.kept.length === 1) node = mergeInto(f, f.kept[0]);
-      else if (f.kept.length > 1) node = aggregate(f, f.kept);
+      const kept = f.kept;
+      if (kept !== null) node = kept.length === 1 ? mergeInto(f, kept[0]) : aggregate(f, kept);
       if (parent) {
-        if (node) parent.kept.push(node);
+        if (node) (parent.kept ??= []).push(node);
         if (f.hasInput) parent.hasInput = true;
       } else {
         result = node;
@@ -317,7 +321,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       position += text.length;
       const leaf: CdomNode = {
         tags: ['#text'],
-        classNames: [[]],
+        classNames: [NO_CLASSES],
         ids: [''],
         text,
         children: [],
@@ -328,8 +332,9 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       };
       if (f.context.inLink) props.uCharsInLink = props.nCharacters;
       blocks.push(leaf);
+      f.counts ??= { countedChildTags: 0 };
       leafInfo.push({ context: f.context, rawDepth: f.rawDepth + 1, parentCounts: f.counts });
-      f.kept.push(leaf);
+      (f.kept ??= []).push(leaf);
     } else if (isElement(c)) {
       const tag = c.localName;
       const prevName = f.prevChildName;
@@ -339,7 +344,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         truncatedReason = `more than ${limits.maxDomNodes} DOM elements (limits.maxDomNodes); the rest of the page was ignored`;
         continue;
       }
-      if (PATENT_CHILD_TAGS.has(tag)) f.counts.countedChildTags++;
+      if (PATENT_CHILD_TAGS.has(tag)) (f.counts ??= { countedChildTags: 0 }).countedChildTags++;
       if (tag === 'noscript') nNoscript++;
       if (SKIP_TAGS.has(tag) && !(keepNoscript && tag === 'noscript')) {
         if (tag === 'input') f.hasInput = true;
