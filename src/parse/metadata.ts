@@ -187,21 +187,26 @@ function collect(document: DomNode): Candidates {
   if (node !== null && node.nodeType === 10 && node.nextSibling === null) {
     node = (document as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
   }
+  // (linkedom's firstChild / nextSibling are computed getters: each is read once per step.)
   while (node !== null && visited < MAX_ELEMENTS) {
-    let descend = false;
     if (node.nodeType === 1) {
       visited++;
-      descend = visit(node as DomElement, c);
+      if (visit(node as DomElement, c)) {
+        const first = node.firstChild;
+        if (first !== null) {
+          node = first;
+          continue;
+        }
+      }
     }
-    if (descend && node.firstChild !== null) {
-      node = node.firstChild;
-      continue;
+    let next: DomNode | null = null;
+    for (let n: DomNode | null = node; n !== null; ) {
+      next = n.nextSibling;
+      if (next !== null) break;
+      n = n.parentNode;
+      if (n === document) n = null;
     }
-    while (node !== null && node.nextSibling === null) {
-      node = node.parentNode;
-      if (node === document) node = null;
-    }
-    if (node !== null) node = node.nextSibling;
+    node = next;
   }
   return c;
 }
