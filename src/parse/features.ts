@@ -382,6 +382,8 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   let titleMaxLength = 0;
   if (titleWords) for (const w of titleWords) titleMaxLength = Math.max(titleMaxLength, w.length);
   const rootChars = root.props.nCharacters;
+  const rootBlock = new Float32Array(NODE_NAMES.length);
+  writeNodeBlock(rootBlock, 0, root.props, bodyLength, paper);
 
   for (let i = 0; i < n; i++) {
     const leaf = blocks[i];
@@ -410,7 +412,8 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
     } else {
       o = fillZero(unary, o, 21);
     }
-    o = writeNodeBlock(unary, o, root.props, bodyLength, paper);
+    unary.set(rootBlock, o); // the root's 20 NodeBlock values are the same for every block
+    o += rootBlock.length;
     o = writeTags(unary, o, leaf.tags, LEAF_TAGS);
 
     if (!paper) {
