@@ -9,7 +9,9 @@ writes, for <set> in {pith, paper}:
     models/<set>.golden.json    a few validation pages: raw features and the PyTorch outputs, for the parity tests
 
 Decoding (spec §9): the validation pages are decoded with Viterbi for every lambda of the config; the lambda with
-the best pooled block F1 goes into the sidecar (ties: the smaller lambda), next to the unary-only scores.
+the best pooled block F1 (config select_metric 'block_f1') or the best macro word-F1 proxy (common.word_f1_proxy,
+'word_f1') goes into the sidecar (ties: the smaller lambda), next to the unary-only scores. `--lambda L` puts L
+in the sidecar instead, e.g. the best of `npx tsx eval/sweep-lambda.ts` (the benchmark's word-F1); 0 = unary only.
 Parity: onnxruntime-web, run from Node through the real runtime code (training/check-parity.ts), must reproduce
 the PyTorch probabilities of the golden pages within 1e-5, or the export fails.
 """
@@ -26,7 +28,7 @@ import onnx
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Dataset, block_metrics, page_probabilities, standardise, viterbi  # noqa: E402
+from common import ROOT, Dataset, block_metrics, page_probabilities, standardise, viterbi, word_f1_proxy  # noqa: E402
 from model import ExportWrapper, make_pairwise, make_unary  # noqa: E402
 
 TOLERANCE = 1e-5
@@ -53,6 +55,8 @@ def main():
     ap.add_argument("--run", help="run folder with checkpoint.pt (default training/runs/<set>)")
     ap.add_argument("--data", help="dataset folder (default: the one the run was trained on)")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="output folder (default models/)")
+    ap.add_argument("--lambda", dest="lam", type=float,
+                    help="lambda for the sidecar instead of the sweep's choice (chosen on the benchmark's word-F1)")
     args = ap.parse_args()
 
     run_dir = args.run or os.path.join(ROOT, "training", "runs", args.set)
@@ -61,6 +65,7 @@ def main():
         raise SystemExit(f"{ckpt_path} not found: run `training/train.py --set {args.set}` first")
     ckpt = torch.load(ckpt_path)
     cfg = ckpt["config"]
+    cfg.setdefault("select_metric", "block_f1")
     if ckpt["featureSet"] != args.set:
         raise SystemExit(f"{ckpt_path} was trained on feature set {ckpt['featureSet']!r}, not {args.set!r}")
     torch.manual_seed(cfg["seed"])
@@ -88,19 +93,34 @@ def main():
         pe = page_probabilities(pairwise, xe[p.edge_offset : p.edge_offset + p.n_blocks - 1])  # [n-1, 4]
         probs[p.id] = (pu, pe)
     gold = np.concatenate([data.labels[p.block_offset : p.block_offset + p.n_blocks] for p in val_pages])
-    unary_pred = np.concatenate([(probs[p.id][0][:, 1] > probs[p.id][0][:, 0]).astype(np.uint8) for p in val_pages])
-    unary_only = block_metrics(unary_pred, gold)
+    words = None if data.words is None else [data.words[p.block_offset : p.block_offset + p.n_blocks] for p in val_pages]
+    golds = [data.labels[p.block_offset : p.block_offset + p.n_blocks] for p in val_pages]
+
+    def scores(preds: list) -> dict:
+        m = block_metrics(np.concatenate(preds), gold)
+        if words is not None:
+            m["word_f1"] = word_f1_proxy(preds, golds, words)["word_f1"]
+        return m
+
+    unary_only = scores([(probs[p.id][0][:, 1] > probs[p.id][0][:, 0]).astype(np.uint8) for p in val_pages])
     sweep = []
-    for lam in cfg["lambdas"]:
-        pred = np.concatenate([viterbi(*probs[p.id], lam) for p in val_pages])
-        sweep.append({"lambda": lam, **block_metrics(pred, gold)})
-        print(f"lambda {lam:5.2f}: val block F1 {sweep[-1]['f1']:.4f} (unary-only {unary_only['f1']:.4f})")
-    best = max(sweep, key=lambda r: (r["f1"], -r["lambda"]))
+    for lam in sorted(set(cfg["lambdas"]) | ({args.lam} if args.lam is not None else set())):
+        sweep.append({"lambda": lam, **scores([viterbi(*probs[p.id], lam) for p in val_pages])})
+        print(f"lambda {lam:5.2f}: val block F1 {sweep[-1]['f1']:.4f} (unary-only {unary_only['f1']:.4f}), "
+              f"word-F1 proxy {sweep[-1].get('word_f1', float('nan')):.4f} (unary-only "
+              f"{unary_only.get('word_f1', float('nan')):.4f})")
+    key = "word_f1" if cfg["select_metric"] == "word_f1" and words is not None else "f1"
+    if args.lam is not None:
+        best = next(r for r in sweep if r["lambda"] == args.lam)
+        chosen_by = "--lambda (benchmark word-F1, eval/sweep-lambda.ts)"
+    else:
+        best = max(sweep, key=lambda r: (r[key], -r["lambda"]))
+        chosen_by = {"f1": "val block F1", "word_f1": "val word-F1 proxy"}[key]
     lam = best["lambda"]
     edge_gold = np.concatenate([data.edge_labels[p.edge_offset : p.edge_offset + p.n_blocks - 1] for p in val_pages])
     edge_pred = np.concatenate([np.argmax(probs[p.id][1], axis=1) for p in val_pages if p.n_blocks > 1])
     pairwise_acc = float(np.mean(edge_pred == edge_gold)) if edge_gold.size else 0.0
-    print(f"chosen lambda {lam}: Viterbi F1 {best['f1']:.4f} vs unary-only {unary_only['f1']:.4f}; "
+    print(f"chosen lambda {lam} ({chosen_by}): Viterbi F1 {best['f1']:.4f} vs unary-only {unary_only['f1']:.4f}; "
           f"pairwise accuracy {pairwise_acc:.4f}")
 
     # --- ONNX
@@ -137,6 +157,7 @@ def main():
                 "blocks": int(gold.size),
                 "unaryOnly": unary_only,
                 "viterbi": best,
+                "lambdaChosenBy": chosen_by,
                 "lambdaSweep": sweep,
                 "pairwiseAccuracy": pairwise_acc,
             },
@@ -147,6 +168,7 @@ def main():
                 "pairwiseBestStep": ckpt["pairwise"]["best_step"],
                 "pairwiseStepsRun": ckpt["pairwise"]["steps_run"],
                 "trainSeconds": round(ckpt["trainSeconds"], 1),
+                "cleaning": ckpt.get("cleaning"),
             },
         },
         "createdAt": now.isoformat(timespec="seconds"),

@@ -12,9 +12,20 @@ first, and may end at the last; pages shorter than a patch are not used for trai
 Option `patch_context` (0 = the reference): the net sees `patch_context` more blocks on each side of the patch
 and the loss is taken on the patch only, so that training, like inference on a whole page, sees real neighbours
 instead of zero padding at the patch edges.
+
+Aligning training with the benchmark (word-F1, macro over pages, counts words, not blocks):
+- `block_weight` weighs each block's unary loss by its word count (words.u32 of the dump): 'none' (every block
+  the same, the reference), 'log_words' log2(2 + w), 'sqrt_words' sqrt(1 + w), 'words' w (wordless blocks leave the
+  loss). The weights multiply the class weights; the loss is the weighted mean over the batch.
+- `select_metric` 'word_f1' keeps the unary checkpoint with the best macro word-F1 proxy on val
+  (common.word_f1_proxy) instead of the best pooled block F1.
+Label noise (issue 7): `--dynamics` records, at every unary evaluation, the probability of the gold label of every
+training block (training dynamics for Dataset Cartography) into <run>/dynamics.npz, with the final p(y|x) for PVI;
+`noisy_blocks` (from training/label_noise.py) drops or relabels listed training blocks.
 """
 
 import argparse
+import ast
 import copy
 import os
 import sys
@@ -25,7 +36,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Dataset, block_metrics, load_config, mean_std, page_probabilities, seed_everything, standardise  # noqa: E402
+from common import (ROOT, Dataset, block_metrics, edge_labels_of, load_config, mean_std, page_probabilities,  # noqa: E402
+                    seed_everything, standardise, word_f1_proxy)
 from model import make_pairwise, make_unary  # noqa: E402
 
 
@@ -49,15 +61,18 @@ def patch_sampler(pages, patch_size, batch_size, rng):
         yield blocks, edges
 
 
-def evaluate(net, kind, data, pages, x, xe):
-    """Unary: pooled block metrics over whole pages. Pairwise: accuracy over all edges."""
+def evaluate(net, kind, data, pages, x, xe, select="block_f1"):
+    """Unary: pooled block metrics over whole pages (and the macro word-F1 proxy when the dump has word counts);
+    the score is block F1 or the word-F1 proxy (`select`). Pairwise: accuracy over all edges."""
     net.eval()
-    preds, golds = [], []
+    preds, golds, words = [], [], []
     for p in pages:
         if kind == "unary":
             prob = page_probabilities(net, x[p.block_offset : p.block_offset + p.n_blocks])
             preds.append((prob[:, 1] > prob[:, 0]).astype(np.uint8))
             golds.append(data.labels[p.block_offset : p.block_offset + p.n_blocks])
+            if data.words is not None:
+                words.append(data.words[p.block_offset : p.block_offset + p.n_blocks])
         elif p.n_blocks > 1:
             prob = page_probabilities(net, xe[p.edge_offset : p.edge_offset + p.n_blocks - 1])
             preds.append(np.argmax(prob, axis=1))
@@ -66,12 +81,42 @@ def evaluate(net, kind, data, pages, x, xe):
     pred, gold = np.concatenate(preds), np.concatenate(golds)
     if kind == "unary":
         m = block_metrics(pred, gold)
-        return m["f1"], m
+        if words:
+            m["word_f1"] = word_f1_proxy(preds, golds, words)["word_f1"]
+        return (m["word_f1"] if select == "word_f1" else m["f1"]), m
     acc = float(np.mean(pred == gold)) if gold.size else 0.0
     return acc, {"accuracy": acc, "edges": int(gold.size)}
 
 
-def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
+def block_weights(cfg, data):
+    """Per-block unary loss weights from the word counts -> float32 [totalBlocks], or None for 'none'."""
+    kind = cfg["block_weight"]
+    if kind == "none":
+        return None
+    w = data.require_words(f"block_weight {kind!r}").astype(np.float64)
+    if kind == "log_words":
+        return np.log2(2.0 + w).astype(np.float32)
+    if kind == "sqrt_words":
+        return np.sqrt(1.0 + w).astype(np.float32)
+    if kind == "words":
+        return w.astype(np.float32)
+    raise SystemExit(f"block_weight must be none, log_words, sqrt_words or words, not {kind!r}")
+
+
+def record_dynamics(net, rows_of_pages, x, labels):
+    """Probability of the gold label of every block of the given pages, whole-page inference. -> float32 [n]"""
+    net.eval()
+    out = []
+    for lo, n in rows_of_pages:
+        prob = page_probabilities(net, x[lo : lo + n])  # [n, 2]
+        out.append(prob[np.arange(n), labels[lo : lo + n]])
+    net.train()
+    return np.concatenate(out).astype(np.float32)
+
+
+def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng, sample_weight=None, dynamics=None):
+    """sample_weight: float32 [totalBlocks] unary loss weight per block, or None. dynamics: a dict to fill with the
+    per-evaluation gold-label probabilities of the training blocks (unary only), or None."""
     n_features = x.shape[1] if kind == "unary" else xe.shape[1]
     net = (make_unary if kind == "unary" else make_pairwise)(n_features, cfg["dropout"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
@@ -92,6 +137,13 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
     targets = data.labels.astype(np.int64) if kind == "unary" else data.edge_labels
     sampler = patch_sampler(train_pages, ps + 2 * ctx, cfg["batch_size"], rng)
 
+    class_w = weight if weight is not None else torch.ones(n_classes)
+    sw = torch.from_numpy(sample_weight) if (kind == "unary" and sample_weight is not None) else None
+    if dynamics is not None:
+        dyn_pages = [(p.block_offset, p.n_blocks) for p in train_pages]
+        dyn_labels = targets
+        dynamics.update(steps=[], probs=[])
+
     best_score, best_state, best_step, best_metrics, since_best = -1.0, None, 0, None, 0
     history = []
     t0 = time.time()
@@ -101,23 +153,32 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
         xb = torch.from_numpy(source[rows]).transpose(1, 2)  # [batch, span + 2ctx, nF] -> [batch, nF, span + 2ctx]
         yb = torch.from_numpy(targets[rows[:, ctx : ctx + span]])  # [batch, span]
         logits = net(xb)[:, :, ctx : ctx + span]  # [batch, nClasses, span]
-        loss = F.cross_entropy(logits, yb, weight=weight)
+        if sw is None:
+            loss = F.cross_entropy(logits, yb, weight=weight)
+        else:  # weighted mean of the per-block losses, weights = class weight * block weight
+            wb = class_w[yb] * sw[torch.from_numpy(rows[:, ctx : ctx + span])]  # [batch, span]
+            loss = (F.cross_entropy(logits, yb, reduction="none") * wb).sum() / wb.sum().clamp_min(1e-12)
         if cfg["l2"] > 0:
             loss = loss + cfg["l2"] * net.l2_penalty()
         opt.zero_grad()
         loss.backward()
         opt.step()
         if step % cfg["eval_every"] == 0 or step == cfg["max_steps"]:
-            score, metrics = evaluate(net, kind, data, val_pages, x, xe)
+            score, metrics = evaluate(net, kind, data, val_pages, x, xe, cfg["select_metric"])
             history.append({"step": step, "loss": float(loss), "val": metrics})
+            if dynamics is not None:
+                dynamics["steps"].append(step)
+                dynamics["probs"].append(record_dynamics(net, dyn_pages, x, dyn_labels).astype(np.float16))
             improved = score > best_score
             if improved:
                 best_score, best_step, best_metrics, since_best = score, step, metrics, 0
                 best_state = copy.deepcopy(net.state_dict())
             else:
                 since_best += 1
-            print(f"{kind} step {step:5d} loss {float(loss):.4f} val {'F1' if kind == 'unary' else 'acc'} "
-                  f"{score:.4f}{' *' if improved else ''}  ({time.time() - t0:.0f}s)", flush=True)
+            extra = f" (block F1 {metrics['f1']:.4f})" if kind == "unary" and cfg["select_metric"] == "word_f1" else ""
+            name = {"unary": "F1" if cfg["select_metric"] == "block_f1" else "word-F1", "pairwise": "acc"}[kind]
+            print(f"{kind} step {step:5d} loss {float(loss):.4f} val {name} "
+                  f"{score:.4f}{extra}{' *' if improved else ''}  ({time.time() - t0:.0f}s)", flush=True)
             if cfg["patience"] and since_best >= cfg["patience"]:
                 print(f"{kind}: no improvement in {cfg['patience']} evaluations, stopping at step {step}")
                 break
@@ -131,15 +192,62 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng):
     }
 
 
+def apply_noisy_blocks(cfg, data, train_pages):
+    """Load the noisy-block list of training/label_noise.py; relabel flips the labels of those training blocks (and
+    recomputes the edge labels), drop is applied as loss weight 0 by the caller. Validation labels never change."""
+    path = cfg["noisy_blocks"] if os.path.isabs(cfg["noisy_blocks"]) else os.path.join(ROOT, cfg["noisy_blocks"])
+    z = np.load(path)
+    if str(z["dataHash"]) != str(data.index.get("dataHash")):
+        raise SystemExit(f"{path} was made on another dump (dataHash differs): run training/label_noise.py again")
+    rows = z["rows"].astype(np.int64)
+    train_mask = np.zeros(data.labels.shape[0], dtype=bool)
+    train_mask[data.block_rows(train_pages)] = True
+    if not np.all(train_mask[rows]):
+        raise SystemExit(f"{path} lists blocks outside the train split")
+    if cfg["noisy_action"] == "relabel":
+        data.labels = data.labels.copy()
+        data.labels[rows] = 1 - data.labels[rows]
+        data.edge_labels = edge_labels_of(data.labels, data.pages, data.edge.shape[0])
+    print(f"noisy blocks: {rows.size} train blocks from {os.path.relpath(path, ROOT)}, {cfg['noisy_action']}")
+    return {"file": os.path.relpath(path, ROOT), "action": cfg["noisy_action"], "blocks": int(rows.size), "rows": rows}
+
+
+def write_dynamics(out_dir, dynamics, unary, data, train_pages, x):
+    """<run>/dynamics.npz: rows [n] (global block rows of the train split), labels [n], words [n] (or empty),
+    steps [k], probs [k, n] float16 p(gold label) at each evaluation, final [n] p(gold) of the kept checkpoint."""
+    net = make_unary(x.shape[1])
+    net.load_state_dict(unary["state"])
+    rows = data.block_rows(train_pages)
+    final = record_dynamics(net, [(p.block_offset, p.n_blocks) for p in train_pages], x, data.labels.astype(np.int64))
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "dynamics.npz")
+    np.savez_compressed(
+        path, rows=rows, labels=data.labels[rows], words=data.words[rows] if data.words is not None else np.zeros(0),
+        steps=np.array(dynamics["steps"]), probs=np.stack(dynamics["probs"]), final=final,
+        best_step=unary["best_step"], dataHash=str(data.index.get("dataHash")),
+    )
+    print(f"wrote {os.path.relpath(path, ROOT)}: {len(dynamics['steps'])} evaluations x {rows.size} train blocks")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", default="pith", help="feature set: pith or paper")
     ap.add_argument("--config", default="default", help="training/config/<name>.py or a path")
     ap.add_argument("--data", help="dataset folder (default training/data/<set>)")
     ap.add_argument("--out", help="run folder (default training/runs/<set>)")
+    ap.add_argument("--dynamics", action="store_true",
+                    help="record training dynamics of the unary net into <run>/dynamics.npz (label noise)")
+    ap.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
+                    help="replace a config value (Python literal), e.g. block_weight='sqrt_words'; for experiments")
     args = ap.parse_args()
 
     cfg = load_config(args.config)
+    for item in args.override:
+        key, _, value = item.partition("=")
+        if key not in cfg or key == "name":
+            raise SystemExit(f"--override: unknown config key {key!r}")
+        cfg[key] = ast.literal_eval(value)
+        cfg["name"] += f"+{key}={cfg[key]}"
     data_dir = args.data or os.path.join(ROOT, "training", "data", args.set)
     out_dir = args.out or os.path.join(ROOT, "training", "runs", args.set)
     rng = seed_everything(cfg["seed"], cfg["threads"])
@@ -159,12 +267,24 @@ def main():
     edge_mean, edge_std = mean_std(data.edge[data.edge_rows(train_pages)])
     x = standardise(data.unary, unary_mean, unary_std, cfg["feature_clip"])  # [totalBlocks, nU]
     xe = standardise(data.edge, edge_mean, edge_std, cfg["feature_clip"])  # [totalEdges, nE]
+    sample_weight = block_weights(cfg, data)
+    cleaning = None
+    if cfg["noisy_blocks"]:
+        cleaning = apply_noisy_blocks(cfg, data, train_pages)
+        if cleaning["rows"].size and cfg["noisy_action"] == "drop":
+            if sample_weight is None:
+                sample_weight = np.ones(data.labels.shape[0], dtype=np.float32)
+            sample_weight = sample_weight.copy()
+            sample_weight[cleaning["rows"]] = 0.0
     content_share = float(np.mean(data.labels[data.block_rows(train_pages)]))
-    print(f"train content share {content_share:.3f}")
+    print(f"train content share {content_share:.3f}; block weight {cfg['block_weight']}; "
+          f"unary selection {cfg['select_metric']}")
 
-    unary = train_net("unary", cfg, data, train_pages, val_pages, x, xe, rng)
+    dynamics = {} if args.dynamics else None
+    unary = train_net("unary", cfg, data, train_pages, val_pages, x, xe, rng, sample_weight, dynamics)
     pairwise = train_net("pairwise", cfg, data, train_pages, val_pages, x, xe, rng)
-    print(f"unary best val F1 {unary['val']['f1']:.4f} at step {unary['best_step']}; "
+    print(f"unary best val F1 {unary['val']['f1']:.4f} word-F1 proxy {unary['val'].get('word_f1', float('nan')):.4f} "
+          f"at step {unary['best_step']}; "
           f"pairwise best val acc {pairwise['val']['accuracy']:.4f} at step {pairwise['best_step']}")
 
     os.makedirs(out_dir, exist_ok=True)
@@ -186,8 +306,11 @@ def main():
         "trainContentShare": content_share,
         "unary": unary,
         "pairwise": pairwise,
+        "cleaning": None if cleaning is None else {k: v for k, v in cleaning.items() if k != "rows"},
         "trainSeconds": time.time() - t0,
     }
+    if dynamics is not None:
+        write_dynamics(out_dir, dynamics, unary, data, train_pages, x)
     path = os.path.join(out_dir, "checkpoint.pt")
     torch.save(checkpoint, path)
     print(f"wrote {os.path.relpath(path, ROOT)} in {time.time() - t0:.0f}s")

@@ -26,6 +26,21 @@ l2 = 0.0                 # the newest reference code uses no L2
 unary_class_weight = 'balanced'
 pairwise_class_weight = 'none'
 
+# aligning the loss and the model choice with the benchmark's word-F1 (macro over pages, counts words):
+# block_weight: unary loss weight per block from its word count (words.u32): 'none' (the reference) | 'log_words'
+# log2(2 + w) | 'sqrt_words' sqrt(1 + w) | 'words' w. select_metric: unary checkpoint and lambda on val 'block_f1'
+# (pooled) | 'word_f1' (macro word-F1 proxy from block labels, common.word_f1_proxy; tracks `npm run eval` within
+# 0.001). Val word-F1 proxy, seeds 1337 / 1 / 2 (training/reports/label-noise.md has the story):
+#   none + block_f1 + patience 6 (before)   0.8613 / 0.8612 / 0.8529   mean 0.8585
+#   log_words + word_f1 + patience 0         0.8625 / 0.8618 / 0.8591   mean 0.8611
+#   (seed 1337 only: sqrt_words 0.8606, none + word_f1 0.8613, words 0.8550 with patience 6)
+# log_words (seed 1337) measured by `npm run eval`: word-F1 0.864 vs 0.862, but documentation stays behind
+# Readability (0.891 vs 0.895), forum drops 0.719 -> 0.696 (page 0517 collapses 0.83 -> 0.24, an e2e fixture fails)
+# and listing 0.762 -> 0.752; per-page decisions flip between seeds either way. Within noise and not better on
+# every page type, so not adopted: the reference's unweighted loss stays.
+block_weight = 'none'
+select_metric = 'block_f1'
+
 # standardised features are clipped to [-clip, clip] (0 = no clip); stored in the sidecar, applied by the TS runtime
 feature_clip = 10.0
 
