@@ -7,7 +7,7 @@ import { computeFeatures, featureNames } from './parse/features.js';
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
-import { unaryArgmax, viterbi } from './model/viterbi.js';
+import { decodeLadder, type DecodeRung } from './model/decode.js';
 import { buildContentTree, keptTextNodes, resolveBaseUrl } from './render/content-tree.js';
 import { htmlFromTree } from './render/html.js';
 import { markdownFromTree } from './render/markdown.js';
@@ -85,14 +85,16 @@ export async function extractWith(classifier: Classifier, html: string, options:
   let labels: Uint8Array = new Uint8Array(nBlocks);
   let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
   let t3 = t2;
+  let decoder: DecodeRung = options.decode ?? 'viterbi';
   if (nBlocks > 0) {
     const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
     unaryProbs = potentials.unary;
     t3 = performance.now();
-    labels =
-      options.decode === 'unary'
-        ? unaryArgmax(potentials, nBlocks)
-        : viterbi(potentials, nBlocks, options.lambda ?? classifier.info.lambda);
+    const words = new Uint32Array(nBlocks);
+    for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
+    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? classifier.info.lambda);
+    labels = decoded.labels;
+    decoder = decoded.rung;
   }
   const t4 = performance.now();
 
@@ -132,6 +134,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
     blocks,
     modelVersion: classifier.info.version,
     featureSet: classifier.info.featureSet,
+    decoder,
     truncated: page.truncated,
     timings: {
       parseMs: tParsed - t0,

@@ -149,6 +149,11 @@ export interface Extraction {
   blocks: BlockResult[];
   modelVersion: string;
   featureSet: FeatureSetName;
+  /**
+   * Which rung of the decoding ladder produced the labels (src/model/decode.ts): 'viterbi' or 'unary' as asked, or a
+   * fallback ('unary' after an empty Viterbi result, 'best-block' when both kept nothing).
+   */
+  decoder: 'viterbi' | 'unary' | 'best-block';
   /** Fingerprint of `text`; present when format is 'json' or the fingerprint option is set. */
   fingerprint?: Fingerprint;
   /** True when a limit cut the page (see config.ts); the result covers the first part only. */

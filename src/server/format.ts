@@ -94,6 +94,7 @@ export function renderExtraction(format: Format, extraction: Extraction, context
         fingerprint: extraction.fingerprint ?? null,
         modelVersion: extraction.modelVersion,
         featureSet: extraction.featureSet,
+        decoder: extraction.decoder,
         truncated: extraction.truncated,
         ...(extraction.truncatedReason !== undefined ? { truncatedReason: extraction.truncatedReason } : {}),
         ...(context.encoding !== undefined ? { encoding: context.encoding } : {}),

@@ -47,6 +47,7 @@ export function extractionFromLabels(html: string, drop: RegExp, url = 'https://
     blocks,
     modelVersion: 'labels-by-hand',
     featureSet: 'pith',
+    decoder: 'viterbi',
     truncated: false,
     timings: { parseMs: 1, featuresMs: 0, modelMs: 0, viterbiMs: 0, renderMs: 0, totalMs: 1 },
   };
