@@ -15,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { extract } from '../src/lib.js';
 import { renderText } from '../src/render/text.js';
+import { spaceBetween } from '../src/render/spacing.js';
+import { parsePage } from '../src/parse/page.js';
+import type { DomNode } from '../src/parse/dom.js';
 import type { Extraction, FeatureSetName } from '../src/types.js';
 import { alignBlocks } from '../training/align.js';
 import { iterateCorpus, PAGE_TYPES, readSplits, type CorpusPage } from './corpus.js';
@@ -230,7 +233,12 @@ async function main(): Promise<void> {
       }
       // all text / nothing rows, on the same blocks.
       const ones = new Uint8Array(blockTexts.length).fill(1);
-      record('all', renderText(reference_.blocks, ones), 0);
+      // Rendered like pith's text, word boundaries between blocks included (a second parse, for its DOM).
+      const parsed = parsePage(page.html, { url: page.url || undefined });
+      const spaced = parsed.blocks.length === ones.length
+        ? (a: number, b: number) => spaceBetween(parsed.blocks[a].domNode as DomNode, parsed.blocks[b].domNode as DomNode)
+        : undefined;
+      record('all', renderText(reference_.blocks, ones, spaced), 0);
       countBlocks(ones, gold, counts.get('all'));
       record('nothing', '', 0);
       countBlocks(new Uint8Array(blockTexts.length), gold, counts.get('nothing'));
