@@ -55,7 +55,7 @@ function assertModelMatchesCode(classifier: Classifier): void {
         throw new PithError(
           'model_mismatch',
           `${kind} feature ${i} is \`${inCode[i] ?? '(none)'}\` in the code but \`${inModel[i] ?? '(none)'}\` in model ${info.version} ` +
-            `(feature set ${info.featureSet}): re-export the model (training/README in the repository) or check out matching code`,
+            `(feature set ${info.featureSet}): retrain and re-export the model (README, section Training) or check out the code the model was made with`,
         );
       }
     }
