@@ -51,6 +51,7 @@ Options:
                             showing every block, kept ones highlighted with their probability); json (the
                             whole result: text, markdown, html, title, metadata, wordCount, fingerprint,
                             blocks, timings; fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
+  --url <url>               the page's address, for a file or stdin: links and images become absolute
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
   --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
@@ -209,6 +210,7 @@ async function runExtract(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       format: { type: 'string' },
+      url: { type: 'string' },
       'feature-set': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'max-bytes': { type: 'string' },
@@ -232,7 +234,8 @@ async function runExtract(args: string[]): Promise<number> {
 
   const source = positionals[0];
   let html: string;
-  let url: string | undefined;
+  let url: string | undefined = values.url;
+  if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
   if (source === '-') {
     html = decodeHtmlBytes(gunzipIfNeeded(await readStdin(), 'stdin'));
   } else if (/^https?:\/\//i.test(source)) {

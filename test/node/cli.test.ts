@@ -157,6 +157,18 @@ describe('pith extract', () => {
     expect(bad.stderr).toContain('--format must be one of text, markdown, html, json, debug');
   });
 
+  it('--url resolves the links of a file against the page address', async () => {
+    const page = '<html><body><article><p>' + 'Readers of the Averly Gazette can find the full timetable online. '.repeat(4) + '<a href="/timetable">See the timetable</a>.</p></article></body></html>';
+    const file = join(dir, 'links.html');
+    writeFileSync(file, page);
+    const r = await pith(['extract', file, '--format', 'markdown', '--url', 'https://gazette.example/news/bridge']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('(https://gazette.example/timetable)');
+    const bad = await pith(['extract', file, '--url', 'not a url']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--url must be an absolute URL');
+  });
+
   it('fetches a URL and decodes it by the charset of the Content-Type', async () => {
     const r = await pith(['extract', `${baseUrl}/page`, '--format', 'json']);
     expect(r.stderr).toBe('');
