@@ -8,6 +8,7 @@
 // when any band is equal, which happens with probability 1 - (1 - J^r)^b (an S-curve with its steep part near
 // (1/b)^(1/r)).
 
+import { fmix32 } from './hash.js';
 export interface MinHashOptions {
   /** Shingle length in characters (after normalisation). */
   shingleSize: number;
@@ -26,16 +27,6 @@ export const DEFAULT_MINHASH_OPTIONS: Readonly<MinHashOptions> = Object.freeze({
 /** Lower-case, collapse whitespace runs to one space, trim: what the shingles are taken over. */
 export function normaliseForShingles(text: string): string {
   return text.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim();
-}
-
-/** murmur3 fmix32: a bijective 32-bit mixer. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** splitmix32 stream of seeds. */

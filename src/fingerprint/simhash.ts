@@ -26,6 +26,7 @@
 // pairs was 19). A random pair lands within 3 bits with probability 43,745 / 2^64 = 2.4e-15, so even a corpus of a
 // million pages (5e11 pairs) expects no false match at the default threshold.
 
+import { fmix32 } from './hash.js';
 import type { Fingerprint } from '../types.js';
 
 /** Words per shingle. 3 keeps word order (a shuffled text is not a duplicate) while one edit touches 3 shingles. */
@@ -42,16 +43,6 @@ const SIMHASH_FORMAT = /^[0-9a-f]{16}$/;
 // Runs of letters, digits and marks; splitting runs at CJK characters is done per run (most runs have none).
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 const HAS_CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-
-/** murmur3 fmix32: a bijective 32-bit mixer. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** One murmur3 block step: folds the 32-bit value k into the running hash h. */
 function mixIn(h: number, k: number): number {

@@ -11,18 +11,8 @@ import {
   simhashOfWords,
   wordHashes,
 } from '../../../src/fingerprint/simhash.js';
+import { rng } from '../../helpers/rng.js';
 
-/** Deterministic PRNG (mulberry32) so the tests are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // A Zipf-like vocabulary: frequent words repeat, as in prose, so shingles are not all distinct.
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_FLOOR, unaryArgmax, viterbi } from '../../../src/model/viterbi.js';
 import type { Potentials } from '../../../src/types.js';
+import { rng } from '../../helpers/rng.js';
 
-/** Deterministic PRNG (mulberry32) so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random softmax-normalised potentials: unary [n, 2], pairwise [n - 1, 4]. */
 function randomPotentials(n: number, next: () => number): Potentials {
