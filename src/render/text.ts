@@ -24,6 +24,9 @@ export function renderText(
   spaceBetween?: (a: number, b: number) => boolean,
 ): string {
   let out = '';
+  // Whether `out` ends with whitespace, kept from the last non-empty piece appended: testing `out` itself would
+  // flatten the growing rope string on every kept block.
+  let outEndsWithSpace = false;
   let broken = true;
   let lastKept = -1;
   for (let i = 0; i < blocks.length; i++) {
@@ -32,21 +35,25 @@ export function renderText(
       if (
         !broken &&
         spaceBetween !== undefined &&
-        !ENDS_WITH_SPACE.test(out) &&
+        !outEndsWithSpace &&
         !STARTS_WITH_SPACE.test(block.text) &&
         (lastKept !== i - 1 || spaceBetween(lastKept, i))
       ) {
         out += ' ';
+        outEndsWithSpace = true;
       }
       out += block.text;
+      if (block.text.length > 0) outEndsWithSpace = ENDS_WITH_SPACE.test(block.text);
       lastKept = i;
       broken = false;
       if (block.blockBreakAfter) {
         out += '\n\n';
+        outEndsWithSpace = true;
         broken = true;
       }
     } else if (block.blockBreakAfter && !broken) {
       out += '\n\n';
+      outEndsWithSpace = true;
       broken = true;
     }
   }
