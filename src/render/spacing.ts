@@ -13,17 +13,20 @@ const WHITESPACE = /[\s\u00a0]/;
 /** Steps walked at most between two blocks; past it they are taken as separate (a long stretch of dropped markup). */
 const MAX_STEPS = 200;
 
-/** The node after `node`'s subtree in document order, and whether the climb left a block-level element. */
-function after(node: DomNode): { next: DomNode | null; crossedBlock: boolean } {
-  let crossedBlock = false;
+/** Set by `after`: whether its last climb left a block-level element (module state: no object per step). */
+let crossedBlock = false;
+
+/** The node after `node`'s subtree in document order; sets `crossedBlock` when the climb left a block-level element. */
+function after(node: DomNode): DomNode | null {
+  crossedBlock = false;
   let n: DomNode | null = node;
   while (n !== null) {
     const sibling: DomNode | null = n.nextSibling;
-    if (sibling !== null) return { next: sibling, crossedBlock };
+    if (sibling !== null) return sibling;
     n = n.parentNode;
     if (n !== null && isElement(n) && BLOCK_TAGS.has((n as DomElement).localName)) crossedBlock = true;
   }
-  return { next: null, crossedBlock };
+  return null;
 }
 
 /** Last node that belongs to a block whose DOM node is `start` (text split by linkedom at references runs on). */
@@ -39,13 +42,13 @@ function blockEnd(start: DomNode): DomNode {
  * is `to` (the next block in document order).
  */
 export function spaceBetween(from: DomNode, to: DomNode): boolean {
-  let { next, crossedBlock } = after(blockEnd(from));
+  let next = after(blockEnd(from));
   for (let steps = 0; next !== null; steps++) {
     if (crossedBlock || steps > MAX_STEPS) return true;
     if (next === to) return false;
     if (isText(next)) {
       if (WHITESPACE.test((next as DomText).data)) return true;
-      ({ next, crossedBlock } = after(next));
+      next = after(next);
       continue;
     }
     if (isElement(next)) {
@@ -56,7 +59,7 @@ export function spaceBetween(from: DomNode, to: DomNode): boolean {
         continue;
       }
     }
-    ({ next, crossedBlock } = after(next));
+    next = after(next);
   }
   return true;
 }
