@@ -5,7 +5,9 @@ export interface TextBlock {
   blockBreakAfter: boolean;
 }
 
-const SPACE_RUN = /[ \t\u00a0]+/g;
+// Runs of [ \t\u00a0] become one space. Written to match only runs that change (two or more characters, or a tab or
+// no-break space alone): a lone ' ' is left alone, so a text without such runs is returned as is, not copied.
+const SPACE_RUN = /[ \t\u00a0]{2,}|[\t\u00a0]/g;
 const EDGE_SPACES = /^ +| +$/gm;
 const BLANK_RUNS = /\n{3,}/g;
 
