@@ -17,6 +17,37 @@ const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map([
 ]);
 const COMMENT_END = /-->/g;
 
+/** A tag name the scan treats specially: not nesting, or raw text (with the regex that finds its end). */
+interface SpecialName {
+  name: string;
+  rawEnd: RegExp | undefined;
+}
+/** The special names by length (all are at most 8 characters): a tag name is compared in place, not sliced. */
+const SPECIAL_BY_LENGTH: SpecialName[][] = [];
+for (const name of [...NOT_NESTING, ...RAW_TEXT_END.keys()]) {
+  (SPECIAL_BY_LENGTH[name.length] ??= []).push({ name, rawEnd: NOT_NESTING.has(name) ? undefined : RAW_TEXT_END.get(name) });
+}
+
+/** The special name equal to html[j, k) lower-cased (ASCII), or null: the same as looking up `html.slice(j, k).toLowerCase()`. */
+function specialName(html: string, j: number, k: number): SpecialName | null {
+  const list = SPECIAL_BY_LENGTH[k - j];
+  if (list === undefined) return null;
+  let c0 = html.charCodeAt(j);
+  if (c0 >= 65 && c0 <= 90) c0 += 32;
+  next: for (let e = 0; e < list.length; e++) {
+    const entry = list[e];
+    const name = entry.name;
+    if (name.charCodeAt(0) !== c0) continue;
+    for (let i = 1; i < name.length; i++) {
+      let c = html.charCodeAt(j + i);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== name.charCodeAt(i)) continue next;
+    }
+    return entry;
+  }
+  return null;
+}
+
 /** [A-Za-z] */
 function isAsciiLetter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
@@ -53,12 +84,12 @@ export function estimateNestingDepth(html: string, stopAbove = Infinity): number
         noMoreGt = true;
       } else {
         let next = gt + 1;
-        const name = html.slice(j, k).toLowerCase();
-        if (!NOT_NESTING.has(name)) {
+        const special = specialName(html, j, k);
+        if (special === null || special.rawEnd !== undefined) {
           if (closing) {
             if (depth > 0) depth--;
           } else {
-            const rawEnd = RAW_TEXT_END.get(name);
+            const rawEnd = special === null ? undefined : special.rawEnd;
             if (rawEnd !== undefined) {
               rawEnd.lastIndex = next;
               if (rawEnd.exec(html) === null) break;
