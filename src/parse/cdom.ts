@@ -85,13 +85,22 @@ interface Frame {
 const WS_SPLIT = /\s+/;
 /** The class list of an element without classes: one shared frozen array (never mutated). */
 const NO_CLASSES = Object.freeze([]) as unknown as string[];
+/** Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. */
+const classListCache = new Map<string, string[]>();
 function splitClasses(cls: string): string[] {
   if (cls.length === 0) return NO_CLASSES;
+  const hit = classListCache.get(cls);
+  if (hit !== undefined) return hit;
   const t = cls.trim();
-  if (t.length === 0) return NO_CLASSES;
-  const parts = t.split(WS_SPLIT);
-  if (parts.length < 2) return parts;
-  return [...new Set(parts)];
+  let list: string[];
+  if (t.length === 0) list = NO_CLASSES;
+  else {
+    const parts = t.split(WS_SPLIT);
+    list = parts.length < 2 ? parts : [...new Set(parts)];
+  }
+  if (classListCache.size > 20_000) classListCache.clear();
+  classListCache.set(cls, list);
+  return list;
 }
 
 function nameOf(n: DomNode | null): string {
