@@ -255,7 +255,7 @@ function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array
         if (i > 0) tpc += ',';
         tpc += n.tags[i];
         const cls = n.classNames[i];
-        if (cls) for (const c of cls) tpc += '.' + c;
+        if (cls) for (let j = 0; j < cls.length; j++) tpc += '.' + cls[j]; // indexed: no iterator objects
       }
     }
     let chainId = chainIds.get(tpc);
