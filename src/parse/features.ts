@@ -313,7 +313,7 @@ const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}]/u;
  * `lowerWords` ([A-Za-z0-9] runs) and slices only runs short enough to be a title word; other texts go through
  * `lowerWords`.
  */
-function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number): number {
+function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number, starts: Uint8Array): number {
   const len = text.length;
   for (let i = 0; i < len; i++) {
     if (text.charCodeAt(i) > 127) {
@@ -341,7 +341,10 @@ function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: 
       if (isUpper) upper = true;
     } else if (start >= 0) {
       nWords++;
-      if (i - start <= maxLength) {
+      let c0 = text.charCodeAt(start);
+      if (c0 <= 90 && c0 >= 65) c0 += 32;
+      // A word can be a title word only if some title word has its length and first letter: slice only then.
+      if (i - start <= maxLength && starts[(i - start) * 128 + c0] === 1) {
         const w = text.slice(start, i);
         if (titleWords.has(upper ? w.toLowerCase() : w)) hit++;
       }
@@ -381,6 +384,11 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   const titleWords = !paper && page.title ? new Set(lowerWords(page.title)) : null;
   let titleMaxLength = 0;
   if (titleWords) for (const w of titleWords) titleMaxLength = Math.max(titleMaxLength, w.length);
+  // [length * 128 + first char] 1 when a title word of that length starts with that ASCII character.
+  const titleStarts = new Uint8Array((titleMaxLength + 1) * 128);
+  if (titleWords) {
+    for (const w of titleWords) if (w.length > 0 && w.charCodeAt(0) < 128) titleStarts[w.length * 128 + w.charCodeAt(0)] = 1;
+  }
   const rootChars = root.props.nCharacters;
   const rootBlock = new Float32Array(NODE_NAMES.length);
   writeNodeBlock(rootBlock, 0, root.props, bodyLength, paper);
@@ -433,7 +441,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       unary[o++] = parent ? parent.props.nCharacters / rootChars : 0;
       unary[o++] = gp ? gp.props.nCharacters / rootChars : 0;
       if (titleWords && titleWords.size > 0) {
-        unary[o++] = titleOverlap(text, titleWords, titleMaxLength);
+        unary[o++] = titleOverlap(text, titleWords, titleMaxLength, titleStarts);
       } else {
         unary[o++] = 0;
       }
