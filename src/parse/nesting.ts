@@ -118,3 +118,16 @@ export function estimateNestingDepth(html: string, stopAbove = Infinity): number
   }
   return maxDepth;
 }
+
+/**
+ * False when `html` cannot nest elements more than `limit` deep: each level opens a tag and each tag starts with
+ * `<`, so a page with at most `limit` of them never goes past it (most pages: a few thousand tags in scripts and
+ * styles that make up their size). A count that stops at limit + 1; far cheaper than the scan it spares.
+ */
+export function mayNestDeeperThan(html: string, limit: number): boolean {
+  let n = 0;
+  for (let pos = html.indexOf('<'); pos >= 0; pos = html.indexOf('<', pos + 1)) {
+    if (++n > limit) return true;
+  }
+  return false;
+}

@@ -4,7 +4,7 @@ import { PithError } from '../errors.js';
 import type { CdomNode } from '../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
 import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
-import { estimateNestingDepth } from './nesting.js';
+import { estimateNestingDepth, mayNestDeeperThan } from './nesting.js';
 import { normaliseWhitespace, javaTrim } from './text-stats.js';
 
 export interface Page {
@@ -40,7 +40,7 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       { inputChars: html.length, maxInputChars: limits.maxInputChars },
     );
   }
-  const depth = estimateNestingDepth(html, limits.maxNestingDepth);
+  const depth = mayNestDeeperThan(html, limits.maxNestingDepth) ? estimateNestingDepth(html, limits.maxNestingDepth) : 0;
   if (depth > limits.maxNestingDepth) {
     throw new PithError(
       'input_too_large',
