@@ -15,6 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { type CorpusPage, PAGE_TYPES, type PageType, SPLITS_PATH, iterateCorpus, listPageIds } from '../eval/corpus.js';
 import { LshIndex, minhashOfShingles, shingleHashes } from '../src/fingerprint/minhash.js';
+import { mulberry32 } from './rng.js';
 
 export const SPLIT_SEED = 20260101;
 export const VAL_SHARE = 0.2;
@@ -66,17 +67,6 @@ export function visibleText(html: string): string {
     });
 }
 
-/** mulberry32: small seeded PRNG (no Math.random anywhere in the split). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class UnionFind {
   private readonly parent = new Map<string, string>();

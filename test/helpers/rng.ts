@@ -1,11 +1,2 @@
-/** Deterministic PRNG (mulberry32): uniform floats in [0, 1), the same sequence for the same seed, in any runtime. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' seeded PRNG is the one the training split uses.
+export { mulberry32 as rng } from '../../training/rng.js';
