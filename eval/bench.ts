@@ -17,7 +17,8 @@ import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { extract } from '../src/lib.js';
 import type { FeatureSetName, Timings } from '../src/types.js';
-import { decodeHtml, loadPage, readSplits } from './corpus.js';
+import { decodeHtml, loadPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { requireModels } from './require-models.js';
 

@@ -11,7 +11,8 @@
 
 import { parseHtmlDocument } from '../src/parse/dom.js';
 import { extractMetadata, normaliseDate } from '../src/parse/metadata.js';
-import { iterateCorpus, listPageIds, readSplits, type CorpusPage } from './corpus.js';
+import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 

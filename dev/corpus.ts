@@ -1,5 +1,5 @@
 // The WCXB dev corpus: locating it, decoding its pages, reading the committed splits.
-// Shared by training (dataset dump, splits) and evaluation. Node only.
+// Shared by training (dataset dump, splits) and evaluation. Node only. The train/val split is in ./splits.ts.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -40,13 +40,6 @@ export interface CorpusPage {
   /** Decoded HTML (charset from BOM or <meta>, else UTF-8). */
   html: string;
   groundTruth: GroundTruth;
-}
-
-export interface Splits {
-  train: string[];
-  val: string[];
-  /** Pages left out of training and validation, with the reason. */
-  excluded: { id: string; reason: string }[];
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,18 +164,4 @@ export function* iterateCorpus(ids?: string[], dir = dataDir()): Generator<Corpu
 /** Load the whole corpus into memory (about 1,500 pages, a few hundred MB of strings). */
 export function loadCorpus(ids?: string[]): CorpusPage[] {
   return [...iterateCorpus(ids)];
-}
-
-export const SPLITS_PATH = join(REPO_ROOT, 'training', 'splits.json');
-
-/** The committed train/val split (training/splits.json). */
-export function readSplits(path = SPLITS_PATH): Splits {
-  if (!existsSync(path)) {
-    throw new Error(`${path} is missing: run \`npx tsx training/splits.ts\` to create it`);
-  }
-  const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<Splits>;
-  if (!Array.isArray(s.train) || !Array.isArray(s.val)) {
-    throw new Error(`${path} has no train/val arrays: regenerate it with \`npx tsx training/splits.ts\``);
-  }
-  return { train: s.train, val: s.val, excluded: Array.isArray(s.excluded) ? s.excluded : [] };
 }
