@@ -2,7 +2,7 @@
 // One bounded forward walk over the document (head and body: JSON-LD and microdata often sit in the body)
 // collects the candidates; each field then takes the first candidate of its ladder.
 
-import { type DomElement, type DomNode, type DomText, attr } from './dom.js';
+import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from './dom.js';
 import type { PageMetadata } from '../types.js';
 
 export interface MetadataOptions {
@@ -182,11 +182,7 @@ function collect(document: DomNode): Candidates {
     timePublished: null,
   };
   let visited = 0;
-  // linkedom gives a document's doctype no next sibling: start at the document element then
-  let node: DomNode | null = document.firstChild;
-  if (node !== null && node.nodeType === 10 && node.nextSibling === null) {
-    node = (document as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
-  }
+  let node: DomNode | null = firstChildOf(document);
   // (linkedom's firstChild / nextSibling are computed getters: each is read once per step.)
   while (node !== null && visited < MAX_ELEMENTS) {
     if (node.nodeType === 1) {
