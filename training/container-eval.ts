@@ -15,9 +15,8 @@ import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { type PageScore, scorePage, summarise } from '../dev/score.js';
 import { extract } from '../src/lib.js';
-import {
-  CONTAINER_MODEL, type ContainerModel, blocksInside, containerCandidates, deepestOfTopK, loadContainerModel, scoreCandidates,
-} from '../src/parse/container.js';
+import { CONTAINER_MODEL, type ContainerModel, deepestOfTopK, loadContainerModel, scoreCandidates } from '../src/model/container-model.js';
+import { blocksInside, containerCandidates } from '../src/parse/container.js';
 import { parsePage } from '../src/parse/page.js';
 import { renderText } from '../src/render/text.js';
 import type { CdomNode } from '../src/types.js';
