@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../src/lib.js';
-import { decodeHtml } from '../../dev/corpus.js';
+import { decodeHtml } from '../../src/parse/charset.js';
 import { FIXTURES_DIR, normaliseForMatch, type FixtureExpectation } from '../../dev/fixtures.js';
 
 const fixtures = readdirSync(FIXTURES_DIR, { withFileTypes: true })
