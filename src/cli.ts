@@ -12,10 +12,8 @@ import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
 import { PithError } from './errors.js';
 import { decodeHtml } from './parse/charset.js';
-import type { FeatureSetName, OutputFormat } from './types.js';
+import { type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
-const isOutputFormat = (f: string): f is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(f);
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
