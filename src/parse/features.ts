@@ -46,6 +46,9 @@ const NODE_NAMES = [
 /** Parent tag indicators; `ul` is listed twice in the reference (the second column is named `p_tag_ul_dup`). */
 const NODE_TAGS = ['td', 'div', 'p', 'tr', 'table', 'body', 'ul', 'span', 'li', 'blockquote', 'b', 'small', 'a', 'ol',
   'ul', 'i', 'form', 'dl', 'strong', 'pre'];
+/** Columns of the parent group (has_p, its NodeBlock values, its tag indicators) and of the grandparent group. */
+const PARENT_COLUMNS = 1 + NODE_NAMES.length + NODE_TAGS.length;
+const GRANDPARENT_COLUMNS = 1 + NODE_NAMES.length;
 const LEAF_TAGS = ['a', 'p', 'td', 'b', 'li', 'span', 'i', 'tr', 'div', 'strong', 'em', 'h3', 'h2', 'table', 'h4',
   'small', 'sup', 'h1', 'blockquote'];
 
@@ -411,14 +414,14 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       o = writeNodeBlock(unary, o, parent.props, bodyLength, paper);
       o = writeTags(unary, o, parent.tags, NODE_TAGS);
     } else {
-      o = fillZero(unary, o, 41);
+      o = fillZero(unary, o, PARENT_COLUMNS);
     }
     const gp = parent ? parent.parent : null;
     if (gp) {
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, gp.props, bodyLength, paper);
     } else {
-      o = fillZero(unary, o, 21);
+      o = fillZero(unary, o, GRANDPARENT_COLUMNS);
     }
     unary.set(rootBlock, o); // the root's 20 NodeBlock values are the same for every block
     o += rootBlock.length;
