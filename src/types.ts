@@ -27,8 +27,6 @@ export interface CdomNode {
   /** The original linkedom node: for a leaf the (first) Text node (linkedom splits text at character references; a leaf
    *  joins the adjacent Text nodes), for a merged chain its top element, otherwise the element. */
   domNode: unknown;
-  /** Free slot for per-node data computed by later stages (feature code). */
-  [key: string]: unknown;
 }
 
 /** Raw node statistics of spec §3 (plus a few that pith adds). */
@@ -68,7 +66,6 @@ export interface NodeProps {
   uSentences: number;
   uEndsWithPunctuation: boolean;
   uCharsInLink: number;
-  [key: string]: number | boolean;
 }
 
 /** One labelled block of the output. */
