@@ -7,8 +7,8 @@ export type Label = 0 | 1;
 export type FeatureSetName = 'paper' | 'pith';
 
 /**
- * A node of the collapsed DOM (spec §1). A leaf is a block; its `tags` end with "#text".
- * Aggregated raw statistics (spec §3) live in `props`.
+ * A node of the collapsed DOM (docs/design.md, Collapsed DOM). A leaf is a block; its `tags` end with "#text".
+ * Aggregated raw statistics (docs/design.md, Raw statistics) live in `props`.
  */
 export interface CdomNode {
   /** Merged tag chain, top to bottom, e.g. ["li", "a", "#text"]. */
@@ -29,7 +29,7 @@ export interface CdomNode {
   domNode: unknown;
 }
 
-/** Raw node statistics of spec §3 (plus a few that pith adds). */
+/** Raw node statistics (docs/design.md, Raw statistics), the reference's and pith's. */
 export interface NodeProps {
   nCharacters: number;
   nWords: number;
@@ -77,7 +77,7 @@ export interface BlockResult {
   label: Label;
   /** Unary probability of "content". */
   probability: number;
-  /** True when a block break separates this block from the next (spec §10). */
+  /** True when a block break separates this block from the next (docs/design.md, Blocks). */
   blockBreakAfter: boolean;
 }
 
