@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
 import type { Extraction, OutputFormat } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
-import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass } from './cache.js';
+import { answerMiss, cacheKeyFor, etagFor, serveCached, wantsBypass } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
 import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
@@ -32,7 +32,7 @@ const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 /** Rate limit, then token: both before any work. */
 async function admit(c: AppContext, options: RequestOptions, settings: Settings): Promise<void> {
   await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  requireToken(c.req.raw, options.token, settings);
+  await requireToken(c.req.raw, options.token, settings);
 }
 
 function nonEmpty(extraction: Extraction): Extraction {
@@ -56,7 +56,6 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const modelVersion = extractor.modelVersion;
   const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
-  const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = settings.cacheTtlS > 0;
 
   const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
@@ -70,14 +69,8 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
     { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, debug: options.debug },
     { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
   );
-  // Stored even on a bypass: nocache=1 refreshes the cached copy. Errors never get here.
-  if (cacheable && !(c.req.header('cache-control') ?? '').toLowerCase().includes('no-store')) {
-    cacheStore(c.executionCtx, key, response, settings.cacheTtlS);
-  }
-  if (etagMatches(ifNoneMatch, response.headers.get('etag'))) {
-    return new Response(null, { status: 304, headers: { etag: response.headers.get('etag') ?? '', 'x-cache': 'MISS' } });
-  }
-  return response;
+  // Errors never get here: only a successful, non-empty extraction is stored.
+  return answerMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
 }
 
 /** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */

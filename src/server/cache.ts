@@ -81,6 +81,30 @@ export function cacheStore(ctx: WaitUntil, key: Request, response: Response, ttl
   ctx.waitUntil(caches.default.put(key, copy).catch((err: unknown) => console.error('pith: cache write failed', err)));
 }
 
+/**
+ * The end of the cached-answer flow of every route (extract and feed), after a miss: stores `response` under
+ * `key` for `ttlS` seconds (0: not stored; nor when the request says Cache-Control: no-store; a bypass still
+ * stores, so nocache=1 refreshes the copy), then answers 304 when the request's If-None-Match matches the
+ * response's ETag (with the ETag, X-Cache and the headers named in `keepOn304`), else the response itself.
+ */
+export function answerMiss(
+  request: Request,
+  ctx: WaitUntil,
+  key: Request,
+  response: Response,
+  ttlS: number,
+  keepOn304: readonly string[] = [],
+): Response {
+  if (ttlS > 0 && !(request.headers.get('cache-control') ?? '').toLowerCase().includes('no-store')) {
+    cacheStore(ctx, key, response, ttlS);
+  }
+  const etag = response.headers.get('etag');
+  if (!etagMatches(request.headers.get('if-none-match'), etag)) return response;
+  const headers = new Headers({ etag: etag ?? '', 'x-cache': response.headers.get('x-cache') ?? 'MISS' });
+  for (const name of keepOn304) headers.set(name, response.headers.get(name) ?? '');
+  return new Response(null, { status: 304, headers });
+}
+
 /** A strong ETag for a body: the first 128 bits of its SHA-256. */
 export async function etagFor(body: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)));
