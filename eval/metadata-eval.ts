@@ -9,6 +9,7 @@
 // Beside pith's ladder it prints a simple baseline (raw <title>, <meta name=author>, article:published_time) and
 // how often a value was given where the ground truth has none.
 
+import { parseArgs } from 'node:util';
 import { parseHtmlDocument } from '../src/parse/dom.js';
 import { extractMetadata } from '../src/parse/metadata.js';
 import { normaliseDate } from '../src/parse/metadata-dates.js';
@@ -42,9 +43,9 @@ interface Tally {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'val';
-  const showMisses = args.includes('--show-misses') ? Number(args[args.indexOf('--show-misses') + 1]) : 0;
+  const { values } = parseArgs({ options: { split: { type: 'string', default: 'val' }, 'show-misses': { type: 'string', default: '0' } } });
+  const split = values.split;
+  const showMisses = Number(values['show-misses']);
   const ids = split === 'all' ? listPageIds() : split === 'train' ? readSplits().train : readSplits().val;
 
   const tallies = new Map<string, Tally>();
