@@ -11,7 +11,8 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
 import type { Extraction, OutputFormat } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
-import { answerMiss, cacheKeyFor, etagFor, serveCached, wantsBypass } from './cache.js';
+import { articleKey, storeArticle } from './article-cache.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
 import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
@@ -58,7 +59,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
   const cacheable = settings.cacheTtlS > 0;
 
-  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
   if (cached !== undefined) return cached;
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
@@ -70,7 +71,12 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
     { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
   );
   // Errors never get here: only a successful, non-empty extraction is stored.
-  return answerMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
+  const stored = storeMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
+  // the article alone too, for the feed proxy (article-cache.ts)
+  if (stored && format === 'html' && !options.debug && extraction.html !== undefined) {
+    storeArticle(c.executionCtx, articleKey(target, modelVersion, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
+  }
+  return response;
 }
 
 /** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */
@@ -139,7 +145,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.get('/robots.txt', (c) => c.text(ROBOTS_TXT));
   app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } }));
 
-  app.get('/v1/extract', async (c) => {
+  app.get('/v1/extract', conditionalGet, async (c) => {
     const options = parseOptions(new URL(c.req.url).searchParams);
     const url = c.req.query('url') ?? c.req.query('pith_url');
     if (url === undefined || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/extract?url=https://example.com/article');
@@ -163,7 +169,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.all('/v1/*', (c) => onNotFound(c));
 
   // The prefix form: everything else is a target URL.
-  app.get('/*', async (c) => {
+  app.get('/*', conditionalGet, async (c) => {
     const requestUrl = new URL(c.req.url);
     const settings = settingsOf(c.env);
     const { target, options } = splitPrefixTarget(requestUrl.pathname + requestUrl.search, settings.token !== '');

@@ -26,7 +26,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../extractor.js';
-import { answerMiss, cacheKeyFor, etagFor, serveCached, wantsBypass } from '../cache.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass } from '../cache.js';
 import { numberVar, settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../parse/charset.js';
 import { guardedFetch } from '../fetch-page.js';
@@ -131,7 +131,7 @@ async function serveFeed(
   const key = cacheKeyFor({ kind: 'feed', target, format: 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
   const cacheable = feedSettings.cacheTtlS > 0;
 
-  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
   if (cached !== undefined) return cached;
 
   const fetched = await guardedFetch(target, {
@@ -173,14 +173,15 @@ async function serveFeed(
       etag,
     },
   });
-  return answerMiss(c.req.raw, ctx, key, response, store ? feedSettings.cacheTtlS : 0, ['x-pith-items']);
+  storeMiss(c.req.raw, ctx, key, response, store ? feedSettings.cacheTtlS : 0);
+  return response;
 }
 
 /** The feed routes, mounted by createApp() before its catch-all prefix route. */
 export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
   const app = new Hono<FeedAppEnv>();
 
-  app.get('/v1/feed', async (c) => {
+  app.get('/v1/feed', conditionalGet, async (c) => {
     const params = new URL(c.req.url).searchParams;
     const url = params.get('url') ?? params.get('pith_url');
     if (url === null || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/feed?url=https://example.com/feed.xml&max=10');
@@ -191,7 +192,7 @@ export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
     return serveFeed(c, extractor, url.trim(), parseOptions(params), params.get('max') ?? params.get('pith_max') ?? undefined, dedupe !== null && TRUE_VALUE.test(dedupe));
   });
 
-  app.get('/feed/*', async (c) => {
+  app.get('/feed/*', conditionalGet, async (c) => {
     const requestUrl = new URL(c.req.url);
     const pathAndQuery = (requestUrl.pathname + requestUrl.search).slice('/feed'.length);
     if (pathAndQuery === '/' || pathAndQuery === '') {
