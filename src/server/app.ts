@@ -79,7 +79,12 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   return response;
 }
 
-/** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */
+/**
+ * Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}.
+ * Not hono/body-limit: with a Content-Length (and no Transfer-Encoding) it checks only the header and passes the
+ * stream on uncounted, and its limit is fixed when the middleware is built, where ours comes from the env per
+ * request; readLimited() counts the bytes actually read, the same reader the page fetcher uses.
+ */
 async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
   const contentType = c.req.header('content-type') ?? '';
   const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
