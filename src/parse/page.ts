@@ -4,7 +4,7 @@ import { PithError } from '../errors.js';
 import type { CdomNode } from '../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
 import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
-import { estimateNestingDepth, mayNestDeeperThan } from './nesting.js';
+import { type MarkupScan, scanMarkup } from './markup-scan.js';
 import { normaliseWhitespace, javaTrim } from './text-stats.js';
 
 export interface Page {
@@ -40,14 +40,13 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       { inputChars: html.length, maxInputChars: limits.maxInputChars },
     );
   }
-  const depth = mayNestDeeperThan(html, limits.maxNestingDepth) ? estimateNestingDepth(html, limits.maxNestingDepth) : 0;
-  if (depth > limits.maxNestingDepth) {
-    throw new PithError(
-      'input_too_large',
-      `input nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth): such pages are refused before parsing because their parse time explodes`,
-      { nestingDepth: depth, maxNestingDepth: limits.maxNestingDepth },
-    );
-  }
+  const scan = scanMarkup(html, {
+    maxDepth: limits.maxNestingDepth,
+    maxNodes: limits.maxParseNodes,
+    maxStackSteps: limits.maxParseSteps,
+    maxClassTokens: limits.maxClassNames,
+  });
+  if (scan.exceeded !== null) throw tooCostly(scan, limits);
   const tDom = performance.now();
   const document = parseHtmlDocument(html);
   const domMs = performance.now() - tDom;
@@ -76,4 +75,20 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
   if (fallback !== undefined) page.fallback = fallback;
   return page;
+}
+
+/** The error for a page whose parse the pre-scan found too costly, saying which limit it passed. */
+function tooCostly(scan: MarkupScan, limits: Limits): PithError {
+  const details = { nestingDepth: scan.maxDepth, parseNodes: scan.nodes, parseSteps: scan.stackSteps, classNames: scan.maxClassTokens };
+  const why = {
+    maxDepth: `nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth)`,
+    maxNodes: `would make more than ${limits.maxParseNodes} DOM nodes (limits.maxParseNodes)`,
+    maxStackSteps: `would cost the parser more than ${limits.maxParseSteps} stack steps (limits.maxParseSteps): deep nesting and many end tags`,
+    maxClassTokens: `has a class attribute with more than ${limits.maxClassNames} names (limits.maxClassNames)`,
+  }[scan.exceeded ?? 'maxNodes'];
+  return new PithError(
+    'input_too_large',
+    `input ${why}: refused before parsing to bound time and memory; send a smaller page or raise the limit`,
+    details,
+  );
 }
