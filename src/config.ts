@@ -18,6 +18,8 @@ export interface Limits {
    * the page is refused before parsing.
    */
   maxParseNodes: number;
+  /** Most elements the parse may create (counted by the same scan): an element costs more than a text node. */
+  maxParseElements: number;
   /**
    * Most steps of the parser's open-element stack (each push, pop and end-tag search costs the stack's length):
    * bounds the work that grows as depth times tags (`'<div></x>'` repeated). Past it the page is refused.
@@ -33,6 +35,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxBlocks: 20_000,
   maxNestingDepth: 4_096,
   maxParseNodes: 150_000,
+  maxParseElements: 50_000,
   maxParseSteps: 20_000_000,
   maxClassNames: 8_192,
 });

@@ -31,6 +31,7 @@ export interface MarkupScan {
 /** Bounds the scan stops at (as soon as one is passed). */
 export interface ScanBounds {
   maxDepth: number;
+  maxElements: number;
   maxNodes: number;
   maxStackSteps: number;
   maxClassTokens: number;
@@ -194,6 +195,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
     if (maxDepth > bounds.maxDepth) exceeded = 'maxDepth';
     else if (maxClassTokens > bounds.maxClassTokens) exceeded = 'maxClassTokens';
     else if (stackSteps > bounds.maxStackSteps) exceeded = 'maxStackSteps';
+    else if (elements > bounds.maxElements) exceeded = 'maxElements';
     else if (nodes > bounds.maxNodes) exceeded = 'maxNodes';
     return exceeded !== null;
   };

@@ -43,6 +43,7 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   const scan = scanMarkup(html, {
     maxDepth: limits.maxNestingDepth,
     maxNodes: limits.maxParseNodes,
+    maxElements: limits.maxParseElements,
     maxStackSteps: limits.maxParseSteps,
     maxClassTokens: limits.maxClassNames,
   });
@@ -79,10 +80,11 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
 
 /** The error for a page whose parse the pre-scan found too costly, saying which limit it passed. */
 function tooCostly(scan: MarkupScan, limits: Limits): PithError {
-  const details = { nestingDepth: scan.maxDepth, parseNodes: scan.nodes, parseSteps: scan.stackSteps, classNames: scan.maxClassTokens };
+  const details = { nestingDepth: scan.maxDepth, parseElements: scan.elements, parseNodes: scan.nodes, parseSteps: scan.stackSteps, classNames: scan.maxClassTokens };
   const why = {
     maxDepth: `nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth)`,
     maxNodes: `would make more than ${limits.maxParseNodes} DOM nodes (limits.maxParseNodes)`,
+    maxElements: `would make more than ${limits.maxParseElements} elements (limits.maxParseElements)`,
     maxStackSteps: `would cost the parser more than ${limits.maxParseSteps} stack steps (limits.maxParseSteps): deep nesting and many end tags`,
     maxClassTokens: `has a class attribute with more than ${limits.maxClassNames} names (limits.maxClassNames)`,
   }[scan.exceeded ?? 'maxNodes'];

@@ -1,0 +1,226 @@
+// `npm run bench:memory`: peak memory and time of one extraction, against the 128 MB of a Workers isolate.
+// Not a test. Each measurement runs in a fresh Node process (`--expose-gc --trace-gc`) after a warm-up extraction
+// (the ONNX sessions loaded, as in a warm isolate).
+//
+//   npm run bench:memory                        the validation split of the WCXB dev corpus (median, p95, largest
+//                                               page) and the worst inputs the limits accept
+//   npm run bench:memory -- --limit 50          the first 50 validation pages only
+//   npm run bench:memory -- --sweep             the worst inputs at 1/8, 1/4, 1/2 and all of their size (linear?)
+//   npm run bench:memory -- --check-corpus      scan all 1,497 pages with the default limits: is any refused?
+//
+// Peak heap: the largest V8 heap in use during the extraction, read from `--trace-gc` (the heap in use before each
+// collection) and from the heap in use at the end, the result still alive; the input string and the loaded models
+// are in it. Wasm and array buffers (onnxruntime's linear memory, which never shrinks) are `external` at the end.
+// Peak total = peak heap + external. Every extraction renders format 'json' (text, markdown and html), the costliest.
+
+import { spawnSync } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS } from '../src/config.js';
+import { extract } from '../src/lib.js';
+import { scanMarkup } from '../src/parse/markup-scan.js';
+import { iterateCorpus, loadPage, readSplits } from './corpus.js';
+import { requireModels } from './require-models.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const REPO_ROOT = resolve(dirname(SELF), '..');
+const MiB = 1024 * 1024;
+const ISOLATE_MIB = 128;
+
+/**
+ * The worst inputs the default limits accept, each built to sit just under one limit (`n` = its repeat count).
+ * A normal page is far from all of them (the corpus's largest: 73,530 nodes; `--check-corpus`).
+ */
+export const WORST: Record<string, { n: number; make: (n: number) => string; what: string }> = {
+  paragraphs: { n: 49_900, make: (n) => '<p>a'.repeat(n), what: '`<p>a` x 49,900: 99,800 nodes (maxParseElements, maxBlocks)' },
+  br: { n: 49_900, make: (n) => '<br>'.repeat(n), what: '`<br>` x 49,900 (maxParseElements)' },
+  references: { n: 74_900, make: (n) => '&amp;'.repeat(n), what: '`&amp;` x 74,900: 149,801 text nodes (maxParseNodes)' },
+  attributes: {
+    n: 149_900,
+    make: (n) => '<div' + Array.from({ length: n }, (_, i) => ` a${i}`).join('') + '>x</div>',
+    what: '149,900 distinct attributes on one element (maxParseNodes)',
+  },
+  classNames: {
+    n: 18,
+    make: (n) => ('<i class="' + Array.from({ length: 8_000 }, (_, i) => `c${i}`).join(' ') + '">x</i>').repeat(n),
+    what: '18 elements with 8,000 class names each (maxClassNames, maxParseNodes)',
+  },
+  deep: {
+    n: 250,
+    make: (n) => '<div>'.repeat(4_000) + '<span>deep text</span>'.repeat(n) + '</div>'.repeat(4_000),
+    what: '4,000 nested divs holding 250 spans (maxNestingDepth, maxParseSteps)',
+  },
+  text: {
+    n: 20_000,
+    make: (n) => ('<p>' + 'Plain words of a very long article, one paragraph after another. '.repeat(6) + '</p>').repeat(n),
+    what: '20,000 paragraphs of 400 characters: 8.1 M characters (maxInputChars, maxBlocks)',
+  },
+  textCjk: {
+    n: 19_000,
+    make: (n) => ('<p>' + '长篇文章中的普通文字，一段接着一段。'.repeat(24) + '</p>').repeat(n),
+    what: '19,000 paragraphs of 432 CJK characters: 8.3 M two-byte characters (maxInputChars)',
+  },
+  links: {
+    n: 37_000,
+    make: (n) => Array.from({ length: n }, (_, i) => `<a href="/page/${i}">link ${i}</a> `).join(''),
+    what: '37,000 links: 148,000 nodes (maxParseNodes)',
+  },
+};
+
+interface Measure {
+  id: string;
+  chars: number;
+  ms: number;
+  peakHeapMiB: number;
+  externalMiB: number;
+  baseHeapMiB: number;
+  error?: string;
+}
+
+// ---- child: measure extractions in this process, one line per extraction on fd 1 (in order with --trace-gc) ----
+
+async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; name: string; n: number }): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  await extract('<p>warm up the model sessions</p>');
+  const items: Array<{ id: string; html: () => string; url?: string }> =
+    job.kind === 'corpus'
+      ? job.ids.map((id) => ({ id, html: () => loadPage(id).html, url: undefined }))
+      : [{ id: `${job.name}:${job.n}`, html: () => WORST[job.name].make(job.n) }];
+  for (const item of items) {
+    let html = item.html();
+    const url = job.kind === 'corpus' ? loadPage(item.id).url || undefined : undefined;
+    gc();
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    writeSync(1, `@@start ${item.id}\n`);
+    const t0 = performance.now();
+    let error: string | undefined;
+    let result: unknown;
+    try {
+      result = await extract(html, { url, format: 'json' });
+    } catch (e) {
+      error = e instanceof Error ? `${e.name}: ${e.message.slice(0, 120)}` : String(e);
+    }
+    const ms = performance.now() - t0;
+    const mem = process.memoryUsage();
+    writeSync(1, `@@end ${JSON.stringify({ id: item.id, chars: html.length, ms, end: mem.heapUsed, external: mem.external, base, error })}\n`);
+    result = undefined;
+    html = '';
+    void result;
+  }
+}
+
+// ---- parent: run children, read their GC traces ----
+
+const GC_LINE = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact|Mark-Compact \(reduce\))[^\d]*([\d.]+) \(([\d.]+)\) -> /;
+
+function runChild(job: object): Measure[] {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--trace-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(job)], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * MiB,
+  });
+  if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  const out: Measure[] = [];
+  let peak = 0;
+  for (const line of r.stdout.split('\n')) {
+    if (line.startsWith('@@start ')) peak = 0;
+    else if (line.startsWith('@@end ')) {
+      const m = JSON.parse(line.slice(6)) as { id: string; chars: number; ms: number; end: number; external: number; base: number; error?: string };
+      out.push({
+        id: m.id,
+        chars: m.chars,
+        ms: m.ms,
+        peakHeapMiB: Math.max(peak, m.end / MiB),
+        externalMiB: m.external / MiB,
+        baseHeapMiB: m.base / MiB,
+        error: m.error,
+      });
+    } else {
+      const g = GC_LINE.exec(line);
+      if (g) peak = Math.max(peak, Number(g[1]));
+    }
+  }
+  return out;
+}
+
+const f1 = (x: number): string => x.toFixed(1);
+const row = (label: string, m: Measure): string =>
+  `| ${label} | ${m.chars.toLocaleString('en')} | ${Math.round(m.ms)} | ${f1(m.peakHeapMiB)} | ${f1(m.externalMiB)} | ${f1(m.peakHeapMiB + m.externalMiB)} | ${m.error ?? (m.peakHeapMiB + m.externalMiB < ISOLATE_MIB ? 'fits' : '**over**')} |`;
+const HEADER = '| input | characters | ms | peak heap MiB | external MiB | peak total MiB | |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |';
+
+function checkCorpus(): void {
+  const bounds = {
+    maxDepth: DEFAULT_LIMITS.maxNestingDepth,
+    maxNodes: DEFAULT_LIMITS.maxParseNodes,
+    maxElements: DEFAULT_LIMITS.maxParseElements,
+    maxStackSteps: DEFAULT_LIMITS.maxParseSteps,
+    maxClassTokens: DEFAULT_LIMITS.maxClassNames,
+  };
+  const max = { maxDepth: 0, elements: 0, nodes: 0, stackSteps: 0, maxClassTokens: 0, chars: 0 };
+  const refused: string[] = [];
+  let n = 0;
+  for (const page of iterateCorpus()) {
+    n++;
+    const s = scanMarkup(page.html, bounds);
+    if (s.exceeded !== null || page.html.length > DEFAULT_LIMITS.maxInputChars) refused.push(`${page.id} (${s.exceeded ?? 'maxInputChars'})`);
+    max.maxDepth = Math.max(max.maxDepth, s.maxDepth);
+    max.nodes = Math.max(max.nodes, s.nodes);
+    max.elements = Math.max(max.elements, s.elements);
+    max.stackSteps = Math.max(max.stackSteps, s.stackSteps);
+    max.maxClassTokens = Math.max(max.maxClassTokens, s.maxClassTokens);
+    max.chars = Math.max(max.chars, page.html.length);
+  }
+  console.log(`${n} pages scanned with the default limits; refused: ${refused.length}${refused.length ? ` (${refused.join(', ')})` : ''}`);
+  console.log('| figure | largest in the corpus | limit |\n| --- | ---: | ---: |');
+  console.log(`| characters | ${max.chars.toLocaleString('en')} | ${DEFAULT_LIMITS.maxInputChars.toLocaleString('en')} (maxInputChars) |`);
+  console.log(`| nesting depth | ${max.maxDepth} | ${DEFAULT_LIMITS.maxNestingDepth.toLocaleString('en')} (maxNestingDepth) |`);
+  console.log(`| parse elements | ${max.elements.toLocaleString('en')} | ${DEFAULT_LIMITS.maxParseElements.toLocaleString('en')} (maxParseElements) |`);
+  console.log(`| parse nodes | ${max.nodes.toLocaleString('en')} | ${DEFAULT_LIMITS.maxParseNodes.toLocaleString('en')} (maxParseNodes) |`);
+  console.log(`| parser stack steps | ${max.stackSteps.toLocaleString('en')} | ${DEFAULT_LIMITS.maxParseSteps.toLocaleString('en')} (maxParseSteps) |`);
+  console.log(`| class names in one attribute | ${max.maxClassTokens.toLocaleString('en')} | ${DEFAULT_LIMITS.maxClassNames.toLocaleString('en')} (maxClassNames) |`);
+  if (refused.length > 0) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' },
+      limit: { type: 'string' },
+      sweep: { type: 'boolean', default: false },
+      'check-corpus': { type: 'boolean', default: false },
+    },
+  });
+  if (values.child) return child(JSON.parse(values.child));
+  if (values['check-corpus']) return checkCorpus();
+  requireModels(['pith'], 'bench:memory');
+  if (values.sweep) {
+    console.log(HEADER);
+    for (const name of Object.keys(WORST)) {
+      for (const frac of [1 / 8, 1 / 4, 1 / 2, 1]) {
+        const n = Math.max(1, Math.round(WORST[name].n * frac));
+        console.log(row(`${name} x ${n.toLocaleString('en')}`, runChild({ kind: 'worst', name, n })[0]));
+      }
+    }
+    return;
+  }
+  const val = readSplits().val;
+  const ids = values.limit ? val.slice(0, Number(values.limit)) : val;
+  process.stderr.write(`bench:memory: ${ids.length} validation pages in one process, then each worst input in its own\n`);
+  const pages = runChild({ kind: 'corpus', ids }).sort((a, b) => a.peakHeapMiB + a.externalMiB - (b.peakHeapMiB + b.externalMiB));
+  const at = (q: number): Measure => pages[Math.min(pages.length - 1, Math.floor(q * pages.length))];
+  const largest = pages.reduce((a, b) => (b.chars > a.chars ? b : a));
+  console.log(`Peak memory of one extraction (format json) after a warm-up; a Workers isolate has ${ISOLATE_MIB} MB.`);
+  console.log(`Heap in use before each extraction (models loaded, after gc): ${f1(pages[0].baseHeapMiB)} MiB.\n`);
+  console.log(HEADER);
+  console.log(row(`median of ${pages.length} validation pages (${at(0.5).id})`, at(0.5)));
+  console.log(row(`p95 (${at(0.95).id})`, at(0.95)));
+  console.log(row(`highest (${pages[pages.length - 1].id})`, pages[pages.length - 1]));
+  console.log(row(`largest page (${largest.id})`, largest));
+  for (const [name, w] of Object.entries(WORST)) console.log(row(`worst: ${w.what}`, runChild({ kind: 'worst', name, n: w.n })[0]));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === SELF) await main();
