@@ -73,6 +73,8 @@ interface Measure {
   id: string;
   chars: number;
   ms: number;
+  /** CPU time of the process during the extraction (user + system; includes V8's GC threads). */
+  cpuMs: number;
   peakHeapMiB: number;
   externalMiB: number;
   baseHeapMiB: number;
@@ -97,6 +99,7 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
     const base = process.memoryUsage().heapUsed;
     writeSync(1, `@@start ${item.id}\n`);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     let error: string | undefined;
     let result: unknown;
     try {
@@ -105,8 +108,10 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
       error = e instanceof Error ? `${e.name}: ${e.message.slice(0, 120)}` : String(e);
     }
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const mem = process.memoryUsage();
-    writeSync(1, `@@end ${JSON.stringify({ id: item.id, chars: html.length, ms, end: mem.heapUsed, external: mem.external, base, error })}\n`);
+    writeSync(1, `@@end ${JSON.stringify({ id: item.id, chars: html.length, ms, cpuMs, end: mem.heapUsed, external: mem.external, base, error })}\n`);
     result = undefined;
     html = '';
     void result;
@@ -129,11 +134,12 @@ function runChild(job: object): Measure[] {
   for (const line of r.stdout.split('\n')) {
     if (line.startsWith('@@start ')) peak = 0;
     else if (line.startsWith('@@end ')) {
-      const m = JSON.parse(line.slice(6)) as { id: string; chars: number; ms: number; end: number; external: number; base: number; error?: string };
+      const m = JSON.parse(line.slice(6)) as { id: string; chars: number; ms: number; cpuMs: number; end: number; external: number; base: number; error?: string };
       out.push({
         id: m.id,
         chars: m.chars,
         ms: m.ms,
+        cpuMs: m.cpuMs,
         peakHeapMiB: Math.max(peak, m.end / MiB),
         externalMiB: m.external / MiB,
         baseHeapMiB: m.base / MiB,
@@ -149,8 +155,8 @@ function runChild(job: object): Measure[] {
 
 const f1 = (x: number): string => x.toFixed(1);
 const row = (label: string, m: Measure): string =>
-  `| ${label} | ${m.chars.toLocaleString('en')} | ${Math.round(m.ms)} | ${f1(m.peakHeapMiB)} | ${f1(m.externalMiB)} | ${f1(m.peakHeapMiB + m.externalMiB)} | ${m.error ?? (m.peakHeapMiB + m.externalMiB < ISOLATE_MIB ? 'fits' : '**over**')} |`;
-const HEADER = '| input | characters | ms | peak heap MiB | external MiB | peak total MiB | |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |';
+  `| ${label} | ${m.chars.toLocaleString('en')} | ${Math.round(m.ms)} | ${Math.round(m.cpuMs)} | ${f1(m.peakHeapMiB)} | ${f1(m.externalMiB)} | ${f1(m.peakHeapMiB + m.externalMiB)} | ${m.error ?? (m.peakHeapMiB + m.externalMiB < ISOLATE_MIB ? 'fits' : '**over**')} |`;
+const HEADER = '| input | characters | wall ms | CPU ms | peak heap MiB | external MiB | peak total MiB | |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |';
 
 function checkCorpus(): void {
   const bounds = {

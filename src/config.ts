@@ -14,11 +14,11 @@ export interface Limits {
   maxNestingDepth: number;
   /**
    * Most DOM nodes the parse may create (elements, attributes, text nodes, comments, and each class name, counted
-   * by the pre-scan). Bounds the parse's time and memory (linkedom: ~150-460 bytes and ~5-15 µs per node); past it
-   * the page is refused before parsing.
+   * by the pre-scan). Bounds the parse's time and memory (linkedom: ~150-460 bytes and ~5-15 µs per node): past it
+   * the page is cut before parsing, and the result is marked truncated.
    */
   maxParseNodes: number;
-  /** Most elements the parse may create (counted by the same scan): an element costs more than a text node. */
+  /** Most elements the parse may create (an element costs more than a text node); past it, the same cut. */
   maxParseElements: number;
   /**
    * Most steps of the parser's open-element stack (each push, pop and end-tag search costs the stack's length):
@@ -32,10 +32,10 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputChars: 8 * 1024 * 1024,
   maxDomNodes: 200_000,
-  maxBlocks: 20_000,
+  maxBlocks: 10_000,
   maxNestingDepth: 4_096,
-  maxParseNodes: 150_000,
-  maxParseElements: 50_000,
+  maxParseNodes: 100_000,
+  maxParseElements: 40_000,
   maxParseSteps: 20_000_000,
   maxClassNames: 8_192,
 });

@@ -26,6 +26,11 @@ export interface MarkupScan {
   maxClassTokens: number;
   /** The first bound passed; the scan stopped there and the other figures are partial. */
   exceeded: keyof ScanBounds | null;
+  /**
+   * Where the scan stopped: the start of the tag, text or character reference that passed a bound (the input's
+   * length when none did). Parsing `html.slice(0, cutAt)` creates no more nodes and elements than the bounds.
+   */
+  cutAt: number;
 }
 
 /** Bounds the scan stops at (as soon as one is passed). */
@@ -125,18 +130,36 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
   let stackSteps = 0;
   let maxClassTokens = 0;
   let exceeded: MarkupScan['exceeded'] = null;
+  let cutAt = len;
+
+  /** Whether a bound is passed; the first time, records it and cuts at `unitStart`. */
+  const overBounds = (unitStart: number): boolean => {
+    if (exceeded !== null) return true;
+    if (maxDepth > bounds.maxDepth) exceeded = 'maxDepth';
+    else if (maxClassTokens > bounds.maxClassTokens) exceeded = 'maxClassTokens';
+    else if (stackSteps > bounds.maxStackSteps) exceeded = 'maxStackSteps';
+    else if (elements > bounds.maxElements) exceeded = 'maxElements';
+    else if (nodes > bounds.maxNodes) exceeded = 'maxNodes';
+    else return false;
+    cutAt = unitStart;
+    return true;
+  };
 
   // Text events: a text run is one node, and each `&` in it can split off two more (the text before it and the
   // decoded character). `nextAmp` is the next `&` at or after the cursor, found lazily (keeps the scan linear).
   let nextAmp = -2;
-  const countText = (start: number, end: number): void => {
-    if (end <= start) return;
+  // Returns whether a bound was passed.
+  const countText = (start: number, end: number): boolean => {
+    if (end <= start) return false;
     nodes++;
+    if (overBounds(start)) return true;
     if (nextAmp !== -1 && nextAmp < start) nextAmp = html.indexOf('&', start);
     while (nextAmp !== -1 && nextAmp < end) {
       nodes += 2;
+      if (overBounds(nextAmp)) return true;
       nextAmp = html.indexOf('&', nextAmp + 1);
     }
+    return false;
   };
 
   const pop = (): void => {
@@ -191,19 +214,12 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
     }
   };
 
-  const overBounds = (): boolean => {
-    if (maxDepth > bounds.maxDepth) exceeded = 'maxDepth';
-    else if (maxClassTokens > bounds.maxClassTokens) exceeded = 'maxClassTokens';
-    else if (stackSteps > bounds.maxStackSteps) exceeded = 'maxStackSteps';
-    else if (elements > bounds.maxElements) exceeded = 'maxElements';
-    else if (nodes > bounds.maxNodes) exceeded = 'maxNodes';
-    return exceeded !== null;
-  };
 
   let textStart = 0; // start of the pending text run
   let from = 0; // where to look for the next `<`
+  let unitStart = 0; // start of the last tag or markup counted
   scan: while (from < len) {
-    if (overBounds()) break;
+    if (overBounds(unitStart)) break;
     const lt = html.indexOf('<', from);
     if (lt < 0) break;
     const p = lt + 1;
@@ -211,7 +227,8 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
 
     if (isAsciiAlpha(c)) {
       // An open tag: its name runs to whitespace, `/` or `>`.
-      countText(textStart, lt);
+      if (countText(textStart, lt)) break;
+      unitStart = lt;
       textStart = len; // no text pending while in the tag (an unfinished tag at the end is dropped)
       let k = p + 1;
       while (k < len) {
@@ -302,7 +319,9 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
       rawEnd.lastIndex = i + 1;
       const m = rawEnd.exec(html);
       const textEnd = m === null ? len : m.index;
-      if (name === 'title') countText(i + 1, textEnd);
+      if (name === 'title') {
+        if (countText(i + 1, textEnd)) cutAt = lt; // cut before the tag, not inside its text
+      }
       else if (textEnd > i + 1) nodes++;
       if (m === null) {
         textStart = from = len;
@@ -321,7 +340,8 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
     if (c === 47) {
       // `</`: whitespace is skipped, then `>` (nothing), a letter (an end tag named up to whitespace or `>`), or
       // anything else (a comment up to `>`).
-      countText(textStart, lt);
+      if (countText(textStart, lt)) break;
+      unitStart = lt;
       let k = p + 1;
       while (k < len && isSpace(html.charCodeAt(k))) k++;
       if (k >= len) {
@@ -369,7 +389,8 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
       // `<!`: a comment (`<!--` to the first `-->`, which may share the opening dashes), CDATA (`<![CDATA[` to
       // `]]>`, a comment in HTML), or a declaration such as a doctype (to the next `>`, never a node). The character
       // after `<!` (and after `<!-` when it is not a second dash) is consumed before any `>` can end it.
-      countText(textStart, lt);
+      if (countText(textStart, lt)) break;
+      unitStart = lt;
       let end: number;
       let after: number;
       if (html.startsWith('--', p + 1)) {
@@ -395,7 +416,8 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
 
     if (c === 63) {
       // `<?`: a processing instruction up to `>`; never a node.
-      countText(textStart, lt);
+      if (countText(textStart, lt)) break;
+      unitStart = lt;
       const gt = html.indexOf('>', p + 1);
       if (gt < 0) {
         nodes++;
@@ -407,15 +429,12 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
     }
 
     // A `<` that starts nothing is text, but it ends the text event before it.
-    countText(textStart, lt);
+    if (countText(textStart, lt)) break;
     textStart = lt;
     from = lt + 1;
   }
-  if (exceeded === null) {
-    countText(textStart, len);
-    overBounds();
-  }
-  return { maxDepth, elements, nodes, stackSteps, maxClassTokens, exceeded };
+  if (exceeded === null && !countText(textStart, len)) overBounds(unitStart);
+  return { maxDepth, elements, nodes, stackSteps, maxClassTokens, exceeded, cutAt };
 }
 
 /** Whether html[start, end) is ASCII (htmlparser2's tokenizer recognises raw-text names by ASCII letters only). */

@@ -47,7 +47,16 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     maxStackSteps: limits.maxParseSteps,
     maxClassTokens: limits.maxClassNames,
   });
-  if (scan.exceeded !== null) throw tooCostly(scan, limits);
+  // Markup whose shape makes parsing costly (depth, stack work, a huge class list) is refused; a page that is only
+  // long is cut where the node or element budget runs out, and marked truncated.
+  let cutReason: string | undefined;
+  if (scan.exceeded === 'maxNodes' || scan.exceeded === 'maxElements') {
+    cutReason =
+      scan.exceeded === 'maxNodes'
+        ? `more than ${limits.maxParseNodes} DOM nodes (limits.maxParseNodes); the page was cut at character ${scan.cutAt} before parsing`
+        : `more than ${limits.maxParseElements} elements (limits.maxParseElements); the page was cut at character ${scan.cutAt} before parsing`;
+    html = html.slice(0, scan.cutAt);
+  } else if (scan.exceeded !== null) throw tooCostly(scan, limits);
   const tDom = performance.now();
   const document = parseHtmlDocument(html);
   const domMs = performance.now() - tDom;
@@ -68,12 +77,13 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     root: r.root,
     blocks: r.blocks,
     title: title === '' ? null : title,
-    truncated: r.truncated,
+    truncated: r.truncated || cutReason !== undefined,
     document,
     leafInfo: r.leafInfo,
     domMs,
   };
-  if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
+  const truncatedReason = cutReason ?? r.truncatedReason;
+  if (truncatedReason !== undefined) page.truncatedReason = truncatedReason;
   if (fallback !== undefined) page.fallback = fallback;
   return page;
 }
@@ -83,11 +93,9 @@ function tooCostly(scan: MarkupScan, limits: Limits): PithError {
   const details = { nestingDepth: scan.maxDepth, parseElements: scan.elements, parseNodes: scan.nodes, parseSteps: scan.stackSteps, classNames: scan.maxClassTokens };
   const why = {
     maxDepth: `nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth)`,
-    maxNodes: `would make more than ${limits.maxParseNodes} DOM nodes (limits.maxParseNodes)`,
-    maxElements: `would make more than ${limits.maxParseElements} elements (limits.maxParseElements)`,
     maxStackSteps: `would cost the parser more than ${limits.maxParseSteps} stack steps (limits.maxParseSteps): deep nesting and many end tags`,
     maxClassTokens: `has a class attribute with more than ${limits.maxClassNames} names (limits.maxClassNames)`,
-  }[scan.exceeded ?? 'maxNodes'];
+  }[scan.exceeded as 'maxDepth' | 'maxStackSteps' | 'maxClassTokens'];
   return new PithError(
     'input_too_large',
     `input ${why}: refused before parsing to bound time and memory; send a smaller page or raise the limit`,

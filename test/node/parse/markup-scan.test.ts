@@ -113,6 +113,21 @@ describe('scanMarkup agrees with the tree linkedom builds', () => {
     expect(scanMarkup('<i class="a b c d">x</i>', UNBOUNDED)).toMatchObject({ elements: 1, maxClassTokens: 4 });
   });
 
+  it('cuts where the node and element budgets run out: the prefix parses within them', () => {
+    const next = rng(12);
+    const wrong: string[] = [];
+    for (let t = 0; t < 2000; t++) {
+      const { html } = tagSoup(next);
+      const maxNodes = 1 + Math.floor(next() * 40);
+      const maxElements = 1 + Math.floor(next() * 15);
+      const scan = scanMarkup(html, { ...UNBOUNDED, maxNodes, maxElements });
+      const tree = treeOf(html.slice(0, scan.cutAt));
+      if (tree.nodes > maxNodes || tree.elements > maxElements) wrong.push(`${JSON.stringify(html)} cut at ${scan.cutAt} for ${maxNodes}/${maxElements}: ${JSON.stringify(tree)}`);
+      if (scan.exceeded === null && scan.cutAt !== html.length) wrong.push(`${JSON.stringify(html)}: cut without a bound passed`);
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
   it('stops at the first bound passed', () => {
     const scan = scanMarkup('<div>'.repeat(1000), { ...UNBOUNDED, maxDepth: 10 });
     expect(scan.exceeded).toBe('maxDepth');
@@ -141,18 +156,29 @@ describe('parsePage refuses hostile markup before parsing it (issue 11)', () => 
     ['<p><li> that never close each other (19 s)', () => '<p><li>'.repeat(50_000), 'maxNestingDepth'],
     ['deep nesting then unmatched end tags', () => '<div>'.repeat(4_000) + '</x>'.repeat(500_000), 'maxParseSteps'],
     ['self-closing <svg> inside <svg>', () => '<svg>'.repeat(2) + '<svg/>'.repeat(300_000), 'maxParseSteps'],
-    ['a million paragraphs (9-29 s, 0.7-1.1 GB)', () => '<p>a'.repeat(1_000_000), 'maxParseElements'],
-    ['a million <br> (13.6 s, 650 MB)', () => '<br>'.repeat(1_000_000), 'maxParseElements'],
-    ['5 MB of character references (9.4 s)', () => '&amp;'.repeat(1_000_000), 'maxParseNodes'],
-    ['one element with 300,000 attributes', () => '<div' + ' a'.repeat(300_000) + '>x</div>', 'maxParseNodes'],
     ['a class attribute with 150,000 names (RangeError)', () => '<div class="' + 'c '.repeat(150_000) + '">x</div>', 'maxClassNames'],
-    ['many elements with many class names', () => ('<i class="' + 'c '.repeat(5_000) + '">x</i>').repeat(100), 'maxParseNodes'],
   ];
   for (const [name, make, limit] of hostile) {
-    it(name, { timeout: 20_000 }, () => {
+    it(`refuses ${name}`, { timeout: 20_000 }, () => {
       const { error } = refusal(make());
       expect(error?.code).toBe('input_too_large');
       expect(error?.message).toContain(limit);
+    });
+  }
+
+  // Pages that are only long are cut where the budget runs out, parsed, and marked truncated.
+  const long: Array<[string, () => string, string]> = [
+    ['a million paragraphs (9-29 s, 0.7-1.1 GB before)', () => '<p>a'.repeat(1_000_000), 'maxParseElements'],
+    ['a million <br> (13.6 s, 650 MB)', () => '<br>'.repeat(1_000_000), 'maxParseElements'],
+    ['5 MB of character references (9.4 s)', () => '&amp;'.repeat(1_000_000), 'maxParseNodes'],
+    ['one element with 300,000 attributes', () => '<p>first</p><div' + ' a'.repeat(300_000) + '>x</div>', 'maxParseNodes'],
+    ['many elements with many class names', () => ('<i class="' + 'c '.repeat(5_000) + '">x</i>').repeat(100), 'maxParseNodes'],
+  ];
+  for (const [name, make, limit] of long) {
+    it(`cuts ${name}`, { timeout: 20_000 }, () => {
+      const page = parsePage(make());
+      expect(page.truncated).toBe(true);
+      expect(page.truncatedReason).toContain(limit);
     });
   }
 
@@ -161,17 +187,19 @@ describe('parsePage refuses hostile markup before parsing it (issue 11)', () => 
       '<div></x>'.repeat(1_000),
       '<div/>'.repeat(1_000),
       '<p><li>'.repeat(500),
-      '<p>a'.repeat(20_000),
+      '<p>a'.repeat(9_000),
       '<div class="' + 'c '.repeat(4_000) + '">x</div>',
     ];
-    for (const html of ok) expect(refusal(html).error).toBeNull();
+    for (const html of ok) expect(parsePage(html).truncated).toBe(false);
   });
 
   it('honours lower and higher limits', () => {
     const html = '<div></x>'.repeat(1_000);
     expect(() => parsePage(html, { limits: { maxNestingDepth: 999 } })).toThrow(/limits\.maxNestingDepth/);
-    expect(() => parsePage('<p>a'.repeat(1_000), { limits: { maxParseNodes: 1_999 } })).toThrow(/limits\.maxParseNodes/);
-    expect(parsePage('<p>a'.repeat(1_000), { limits: { maxParseNodes: 2_000 } }).blocks).toHaveLength(1_000);
+    const cut = parsePage('<p>a'.repeat(1_000), { limits: { maxParseNodes: 1_999 } });
+    expect([cut.truncated, cut.blocks.length]).toEqual([true, 999]);
+    const whole = parsePage('<p>a'.repeat(1_000), { limits: { maxParseNodes: 2_000 } });
+    expect([whole.truncated, whole.blocks.length]).toEqual([false, 1_000]);
     expect(DEFAULT_LIMITS.maxParseNodes).toBeGreaterThan(2_000);
   });
 });
