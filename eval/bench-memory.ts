@@ -6,7 +6,11 @@
 //                                               page) and the worst inputs the limits accept
 //   npm run bench:memory -- --limit 50          the first 50 validation pages only
 //   npm run bench:memory -- --sweep             the worst inputs at 1/8, 1/4, 1/2 and all of their size (linear?)
-//   npm run bench:memory -- --check-corpus      scan all 1,497 pages with the default limits: is any refused?
+//   npm run bench:memory -- --worst-only        only the worst inputs
+//   npm run bench:memory -- --worst-only --old-space-mib 64
+//                                               the same with V8's heap capped (old space 64 MiB, semi-spaces 4 MiB):
+//                                               an extraction that needs more dies ("out of memory" in the table)
+//   npm run bench:memory -- --check-corpus      scan all 1,497 pages with the default limits: is any refused or cut?
 //
 // Peak heap: the largest V8 heap in use during the extraction, read from `--trace-gc` (the heap in use before each
 // collection) and from the heap in use at the end, the result still alive; the input string and the loaded models
@@ -30,42 +34,50 @@ const MiB = 1024 * 1024;
 const ISOLATE_MIB = 128;
 
 /**
- * The worst inputs the default limits accept, each built to sit just under one limit (`n` = its repeat count).
- * A normal page is far from all of them (the corpus's largest: 73,530 nodes; `--check-corpus`).
+ * The worst inputs the default limits accept. Each is a unit repeated: `n` times fills one budget just under its
+ * limit (nothing cut), `nMax` times fills maxInputChars (the page is cut at the budget before parsing: the largest
+ * input accepted, the budget's parse, plus the input string itself). A normal page is far from all of them (the
+ * corpus's largest figures: `--check-corpus`).
  */
-export const WORST: Record<string, { n: number; make: (n: number) => string; what: string }> = {
-  paragraphs: { n: 49_900, make: (n) => '<p>a'.repeat(n), what: '`<p>a` x 49,900: 99,800 nodes (maxParseElements, maxBlocks)' },
-  br: { n: 49_900, make: (n) => '<br>'.repeat(n), what: '`<br>` x 49,900 (maxParseElements)' },
-  references: { n: 74_900, make: (n) => '&amp;'.repeat(n), what: '`&amp;` x 74,900: 149,801 text nodes (maxParseNodes)' },
+export const WORST: Record<string, { n: number; nMax: number; make: (n: number) => string; what: string }> = {
+  paragraphs: { n: 39_900, nMax: 2_090_000, make: (n) => '<p>a'.repeat(n), what: '`<p>a` (maxParseElements, maxBlocks)' },
+  br: { n: 39_900, nMax: 2_090_000, make: (n) => '<br>'.repeat(n), what: '`<br>` (maxParseElements)' },
+  references: { n: 49_900, nMax: 1_670_000, make: (n) => '&amp;'.repeat(n), what: '`&amp;`: two text nodes each (maxParseNodes)' },
   attributes: {
-    n: 149_900,
-    make: (n) => '<div' + Array.from({ length: n }, (_, i) => ` a${i}`).join('') + '>x</div>',
-    what: '149,900 distinct attributes on one element (maxParseNodes)',
+    n: 99,
+    nMax: 1_700,
+    make: (n) => ('<div' + Array.from({ length: 1_000 }, (_, i) => ` a${i}`).join('') + '>x</div>').repeat(n),
+    what: 'elements with 1,000 distinct attributes each (maxParseNodes)',
   },
   classNames: {
-    n: 18,
+    n: 12,
+    nMax: 170,
     make: (n) => ('<i class="' + Array.from({ length: 8_000 }, (_, i) => `c${i}`).join(' ') + '">x</i>').repeat(n),
-    what: '18 elements with 8,000 class names each (maxClassNames, maxParseNodes)',
+    what: 'elements with 8,000 class names each (maxClassNames, maxParseNodes)',
+  },
+  links: {
+    n: 24_900,
+    nMax: 200_000,
+    make: (n) => Array.from({ length: n }, (_, i) => `<a href="/page/${i}">link ${i}</a> `).join(''),
+    what: 'links: four nodes each (maxParseNodes, maxBlocks)',
   },
   deep: {
     n: 250,
+    nMax: 250,
     make: (n) => '<div>'.repeat(4_000) + '<span>deep text</span>'.repeat(n) + '</div>'.repeat(4_000),
-    what: '4,000 nested divs holding 250 spans (maxNestingDepth, maxParseSteps)',
+    what: '4,000 nested divs holding spans (maxNestingDepth, maxParseSteps)',
   },
   text: {
-    n: 20_000,
+    n: 20_800,
+    nMax: 20_800,
     make: (n) => ('<p>' + 'Plain words of a very long article, one paragraph after another. '.repeat(6) + '</p>').repeat(n),
-    what: '20,000 paragraphs of 400 characters: 8.1 M characters (maxInputChars, maxBlocks)',
+    what: 'paragraphs of 400 characters (maxInputChars, maxBlocks)',
   },
   textCjk: {
-    n: 19_000,
+    n: 19_100,
+    nMax: 19_100,
     make: (n) => ('<p>' + '长篇文章中的普通文字，一段接着一段。'.repeat(24) + '</p>').repeat(n),
-    what: '19,000 paragraphs of 432 CJK characters: 8.3 M two-byte characters (maxInputChars)',
-  },
-  links: {
-    n: 37_000,
-    make: (n) => Array.from({ length: n }, (_, i) => `<a href="/page/${i}">link ${i}</a> `).join(''),
-    what: '37,000 links: 148,000 nodes (maxParseNodes)',
+    what: 'paragraphs of 432 CJK characters, a two-byte string (maxInputChars)',
   },
 };
 
@@ -122,13 +134,18 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
 
 const GC_LINE = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact|Mark-Compact \(reduce\))[^\d]*([\d.]+) \(([\d.]+)\) -> /;
 
+let heapFlags: string[] = [];
+
 function runChild(job: object): Measure[] {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--trace-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(job)], {
+  const r = spawnSync(process.execPath, [...heapFlags, '--expose-gc', '--trace-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(job)], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     maxBuffer: 256 * MiB,
   });
-  if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0) {
+    if (/heap out of memory/.test(r.stderr)) return [{ id: '', chars: 0, ms: NaN, cpuMs: NaN, peakHeapMiB: NaN, externalMiB: NaN, baseHeapMiB: NaN, error: 'out of memory' }];
+    throw new Error(`child failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  }
   const out: Measure[] = [];
   let peak = 0;
   for (const line of r.stdout.split('\n')) {
@@ -180,7 +197,7 @@ function checkCorpus(): void {
     max.maxClassTokens = Math.max(max.maxClassTokens, s.maxClassTokens);
     max.chars = Math.max(max.chars, page.html.length);
   }
-  console.log(`${n} pages scanned with the default limits; refused: ${refused.length}${refused.length ? ` (${refused.join(', ')})` : ''}`);
+  console.log(`${n} pages scanned with the default limits; refused or cut: ${refused.length}${refused.length ? ` (${refused.join(', ')})` : ''}`);
   console.log('| figure | largest in the corpus | limit |\n| --- | ---: | ---: |');
   console.log(`| characters | ${max.chars.toLocaleString('en')} | ${DEFAULT_LIMITS.maxInputChars.toLocaleString('en')} (maxInputChars) |`);
   console.log(`| nesting depth | ${max.maxDepth} | ${DEFAULT_LIMITS.maxNestingDepth.toLocaleString('en')} (maxNestingDepth) |`);
@@ -198,18 +215,28 @@ async function main(): Promise<void> {
       limit: { type: 'string' },
       sweep: { type: 'boolean', default: false },
       'check-corpus': { type: 'boolean', default: false },
+      'worst-only': { type: 'boolean', default: false },
+      'old-space-mib': { type: 'string' },
     },
   });
   if (values.child) return child(JSON.parse(values.child));
   if (values['check-corpus']) return checkCorpus();
   requireModels(['pith'], 'bench:memory');
+  if (values['old-space-mib']) heapFlags = [`--max-old-space-size=${Number(values['old-space-mib'])}`, '--max-semi-space-size=4'];
   if (values.sweep) {
     console.log(HEADER);
     for (const name of Object.keys(WORST)) {
-      for (const frac of [1 / 8, 1 / 4, 1 / 2, 1]) {
-        const n = Math.max(1, Math.round(WORST[name].n * frac));
-        console.log(row(`${name} x ${n.toLocaleString('en')}`, runChild({ kind: 'worst', name, n })[0]));
-      }
+      const { n, nMax } = WORST[name];
+      const sizes = [n / 8, n / 4, n / 2, n].map((x) => Math.max(1, Math.round(x)));
+      if (nMax > n) sizes.push(nMax);
+      for (const k of sizes) console.log(row(`${name} x ${k.toLocaleString('en')}`, runChild({ kind: 'worst', name, n: k })[0]));
+    }
+    return;
+  }
+  if (values['worst-only']) {
+    console.log(HEADER);
+    for (const [name, w] of Object.entries(WORST)) {
+      console.log(row(`worst: ${w.what} x ${w.nMax.toLocaleString('en')}`, runChild({ kind: 'worst', name, n: w.nMax })[0]));
     }
     return;
   }
@@ -226,7 +253,9 @@ async function main(): Promise<void> {
   console.log(row(`p95 (${at(0.95).id})`, at(0.95)));
   console.log(row(`highest (${pages[pages.length - 1].id})`, pages[pages.length - 1]));
   console.log(row(`largest page (${largest.id})`, largest));
-  for (const [name, w] of Object.entries(WORST)) console.log(row(`worst: ${w.what}`, runChild({ kind: 'worst', name, n: w.n })[0]));
+  for (const [name, w] of Object.entries(WORST)) {
+    console.log(row(`worst: ${w.what} x ${w.nMax.toLocaleString('en')}`, runChild({ kind: 'worst', name, n: w.nMax })[0]));
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === SELF) await main();

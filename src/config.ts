@@ -32,7 +32,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputChars: 8 * 1024 * 1024,
   maxDomNodes: 200_000,
-  maxBlocks: 10_000,
+  maxBlocks: 8_000,
   maxNestingDepth: 4_096,
   maxParseNodes: 100_000,
   maxParseElements: 40_000,
