@@ -6,7 +6,7 @@ import { PithError } from '../../../src/errors.js';
 import { type DomNode, isElement, parseHtmlDocument, topLevelNodes } from '../../../src/parse/dom.js';
 import { scanMarkup } from '../../../src/parse/markup-scan.js';
 import { parsePage } from '../../../src/parse/page.js';
-import { rng } from '../../helpers/rng.js';
+import { mulberry32 as rng } from '../../../dev/rng.js';
 
 const UNBOUNDED = { maxDepth: Infinity, maxElements: Infinity, maxNodes: Infinity, maxStackSteps: Infinity, maxClassTokens: Infinity };
 
