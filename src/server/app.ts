@@ -103,6 +103,7 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
       return await readLimited(c.req.raw.body, maxBytes, undefined, 'the posted body');
     } catch (err) {
       if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError('input_too_large', err.message);
+      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
       throw err;
     }
   };

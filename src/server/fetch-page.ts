@@ -2,8 +2,13 @@
 // - Each URL (the target and every redirect hop) passes checkTarget() before a connection is made.
 // - Redirects are followed here (redirect: 'manual'), at most `maxRedirects`.
 // - One deadline (`timeoutMs`) covers all hops and the whole body; the body is read as a stream and cut at
-//   `maxBytes`. The runtime decompresses gzip/brotli bodies before they reach the stream, so the bytes
-//   counted are decompressed bytes: a small compressed bomb is stopped like a large plain body.
+//   `maxBytes`.
+// - Content codings are decoded here, not by the runtime (`encodeResponseBody: 'manual'`): workerd's own
+//   decoder kills the whole process on a corrupt chunked gzip/br body (`Fatal uncaught kj::Exception:
+//   kj/compat/gzip.c++:81 ... incorrect header check`, issue 11; reproduced with workerd 1.20260426.1 under
+//   `wrangler dev`, no matching workerd issue found). So pith asks for gzip or deflate only, decodes them with
+//   DecompressionStream and counts the decoded bytes against `maxBytes` (a small compressed bomb is stopped
+//   like a large plain body); a corrupt body or an unasked-for coding (br, zstd) is a 502 `upstream_error`.
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
@@ -91,7 +96,11 @@ export async function readLimited(
   let total = 0;
   try {
     for (;;) {
-      const next = reader.read();
+      const next = reader.read().catch((err: unknown) => {
+        // The stream broke: the peer closed early (a Content-Length it did not keep), reset, or sent a body
+        // its coding does not decode. Not pith's fault: 'upstream_error' (the POST route maps it to 'invalid_input').
+        throw new PithError('upstream_error', `reading ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
       const { done, value } = deadline === undefined ? await next : await Promise.race([next, deadline]);
       if (done) break;
       total += value.byteLength;
@@ -112,6 +121,39 @@ export async function readLimited(
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** The content codings pith asks for and decodes itself (DecompressionStream has no brotli in workerd). */
+const ACCEPT_ENCODING = 'gzip, deflate';
+type ContentCoding = 'identity' | 'gzip' | 'deflate';
+
+/** The one coding of a Content-Encoding header; anything pith did not ask for is the upstream's error. */
+function contentCodingOf(header: string | null, host: string): ContentCoding {
+  const value = (header ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return 'identity';
+  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
+  if (value === 'deflate') return 'deflate';
+  throw new PithError('upstream_error', `${host} sent Content-Encoding "${value.slice(0, 40)}", which pith did not ask for (it accepts ${ACCEPT_ENCODING})`, { contentEncoding: value.slice(0, 40) });
+}
+
+/**
+ * Decodes a gzip or deflate body, cutting the output at `maxBytes` (a bomb stops there) and failing with
+ * 'upstream_error' when the body does not decode. "deflate" is meant to be zlib-wrapped (RFC 9110), but some
+ * servers send raw deflate: the zlib header check (CMF/FLG, RFC 1950) tells them apart.
+ */
+async function decodeContent(bytes: Uint8Array, coding: ContentCoding, maxBytes: number, deadline: Promise<never>, host: string): Promise<Uint8Array> {
+  if (coding === 'identity') return bytes;
+  const isZlib = bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+  const format = coding === 'gzip' ? 'gzip' : isZlib ? 'deflate' : 'deflate-raw';
+  const decoded = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format));
+  try {
+    return await readLimited(decoded, maxBytes, deadline, `the ${coding}-decoded page`);
+  } catch (err) {
+    if (err instanceof PithError && err.code === 'upstream_error') {
+      throw new PithError('upstream_error', `${host} sent a ${coding} body that does not decode (${err.message})`, { contentEncoding: coding });
+    }
+    throw err;
+  }
 }
 
 function formatBytes(n: number): string {
@@ -149,7 +191,9 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
             method: 'GET',
             redirect: 'manual',
             signal: controller.signal,
-            headers: { accept: options.accept, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
+            // Undecoded body: decodeContent() below does it (see the top of this file for why).
+            encodeResponseBody: 'manual',
+            headers: { accept: options.accept, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
           }),
           deadline,
         ]);
@@ -185,7 +229,9 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
         response.body?.cancel().catch(() => undefined);
         throw new PithError('upstream_too_large', `the page is ${formatBytes(declared)}, larger than the ${formatBytes(options.maxBytes)} pith reads`, { maxBytes: options.maxBytes });
       }
-      const bytes = await readLimited(response.body, options.maxBytes, deadline);
+      const coding = contentCodingOf(response.headers.get('content-encoding'), url.host);
+      const raw = await readLimited(response.body, options.maxBytes, deadline);
+      const bytes = await decodeContent(raw, coding, options.maxBytes, deadline, url.host);
       return {
         url: first.href,
         finalUrl: url.href,
