@@ -3,12 +3,12 @@
 // - Redirects are followed here (redirect: 'manual'), at most `maxRedirects`.
 // - One deadline (`timeoutMs`) covers all hops and the whole body; the body is read as a stream and cut at
 //   `maxBytes`.
-// - Content codings are decoded here, not by the runtime (`encodeResponseBody: 'manual'`): workerd's own
-//   decoder kills the whole process on a corrupt chunked gzip/br body (`Fatal uncaught kj::Exception:
-//   kj/compat/gzip.c++:81 ... incorrect header check`, issue 11; reproduced with workerd 1.20260426.1 under
-//   `wrangler dev`, no matching workerd issue found). So pith asks for gzip or deflate only, decodes them with
-//   DecompressionStream and counts the decoded bytes against `maxBytes` (a small compressed bomb is stopped
-//   like a large plain body); a corrupt body or an unasked-for coding (br, zstd) is a 502 `upstream_error`.
+// - Content codings are decoded here, not by the runtime (`encodeResponseBody: 'manual'`): pith asks for gzip or
+//   deflate only, decodes them with DecompressionStream and counts the decoded bytes against `maxBytes` (a small
+//   compressed bomb is stopped like a large plain body). A body that does not decode, a body cut short (a lying
+//   Content-Length, a reset) or a coding pith did not ask for (br, zstd) is a 502 `upstream_error`. (The runtime's
+//   own decoder answered a corrupt gzip with a TypeError, 500 before; under `wrangler dev` its DevTools inspector
+//   decodes the body too and kills workerd: issue 11 defect 1, scripts/start.js has the story.)
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
