@@ -3,16 +3,17 @@
 // - Redirects are followed here (redirect: 'manual'), at most `maxRedirects`.
 // - One deadline (`timeoutMs`) covers all hops and the whole body; the body is read as a stream and cut at
 //   `maxBytes`.
-// - Content codings are decoded here, not by the runtime (`encodeResponseBody: 'manual'`): pith asks for gzip or
-//   deflate only, decodes them with DecompressionStream and counts the decoded bytes against `maxBytes` (a small
-//   compressed bomb is stopped like a large plain body). A body that does not decode, a body cut short (a lying
-//   Content-Length, a reset) or a coding pith did not ask for (br, zstd) is a 502 `upstream_error`. (The runtime's
-//   own decoder answered a corrupt gzip with a TypeError, 500 before; under `wrangler dev` its DevTools inspector
-//   decodes the body too and kills workerd: issue 11 defect 1, scripts/start.js has the story.)
+// - Content codings: the runtime decodes gzip and br; pith decodes deflate (zlib or raw) and x-gzip itself with
+//   DecompressionStream, which workerd leaves encoded. Decoded bytes are what counts against `maxBytes`, so a
+//   small compressed bomb is stopped like a large plain body. A body that does not decode, a body cut short (a
+//   lying Content-Length, a reset) or a coding pith does not know (zstd, stacked codings) is a 502
+//   `upstream_error`, never a 500. (Under `wrangler dev` a corrupt gzip/br reply used to kill workerd: its DevTools
+//   inspector decodes the body too, fatally; issue 11 defect 1, scripts/start.js has the story.)
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
 import { PithError } from '../errors.js';
+import { sniffBinary } from '../sniff.js';
 import { checkTarget } from './guard.js';
 
 export interface FetchLimits {
@@ -123,35 +124,62 @@ export async function readLimited(
   return out;
 }
 
-/** The content codings pith asks for and decodes itself (DecompressionStream has no brotli in workerd). */
-const ACCEPT_ENCODING = 'gzip, deflate';
-type ContentCoding = 'identity' | 'gzip' | 'deflate';
+/** The content codings pith takes: gzip and br decoded by the runtime, deflate and x-gzip by decodeContent(). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+type ContentCoding = 'identity' | 'decoded-by-runtime' | 'x-gzip' | 'deflate';
 
-/** The one coding of a Content-Encoding header; anything pith did not ask for is the upstream's error. */
+/** What to do with a Content-Encoding header; a coding pith cannot decode is the upstream's error. */
 function contentCodingOf(header: string | null, host: string): ContentCoding {
   const value = (header ?? '').trim().toLowerCase();
   if (value === '' || value === 'identity') return 'identity';
-  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
-  if (value === 'deflate') return 'deflate';
-  throw new PithError('upstream_error', `${host} sent Content-Encoding "${value.slice(0, 40)}", which pith did not ask for (it accepts ${ACCEPT_ENCODING})`, { contentEncoding: value.slice(0, 40) });
+  if (value === 'gzip' || value === 'br') return 'decoded-by-runtime';
+  if (value === 'x-gzip' || value === 'deflate') return value;
+  throw new PithError('upstream_error', `${host} sent Content-Encoding "${value.slice(0, 40)}", which pith cannot decode (it takes ${ACCEPT_ENCODING})`, { contentEncoding: value.slice(0, 40) });
+}
+
+/** Whether a deflate body is zlib-wrapped (RFC 1950 CMF/FLG check) rather than raw deflate. */
+function isZlib(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
 }
 
 /**
- * Decodes a gzip or deflate body, cutting the output at `maxBytes` (a bomb stops there) and failing with
- * 'upstream_error' when the body does not decode. "deflate" is meant to be zlib-wrapped (RFC 9110), but some
- * servers send raw deflate: the zlib header check (CMF/FLG, RFC 1950) tells them apart.
+ * Inflates gzip or deflate bytes, cutting the output at `maxBytes` (a bomb stops there: 'upstream_too_large')
+ * and failing with 'upstream_error' when they do not decode. "deflate" is meant to be zlib-wrapped (RFC 9110),
+ * but some servers send raw deflate: isZlib() tells them apart.
  */
-async function decodeContent(bytes: Uint8Array, coding: ContentCoding, maxBytes: number, deadline: Promise<never>, host: string): Promise<Uint8Array> {
-  if (coding === 'identity') return bytes;
-  const isZlib = bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
-  const format = coding === 'gzip' ? 'gzip' : isZlib ? 'deflate' : 'deflate-raw';
+async function inflate(bytes: Uint8Array, coding: 'gzip' | 'deflate', maxBytes: number, deadline: Promise<never> | undefined, what: string): Promise<Uint8Array> {
+  const format = coding === 'gzip' ? 'gzip' : isZlib(bytes) ? 'deflate' : 'deflate-raw';
   const decoded = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format));
   try {
-    return await readLimited(decoded, maxBytes, deadline, `the ${coding}-decoded page`);
+    return await readLimited(decoded, maxBytes, deadline, `${what}, ${coding}-decoded,`);
   } catch (err) {
     if (err instanceof PithError && err.code === 'upstream_error') {
-      throw new PithError('upstream_error', `${host} sent a ${coding} body that does not decode (${err.message})`, { contentEncoding: coding });
+      throw new PithError('upstream_error', `${what} is labelled ${coding} but does not decode (${err.message})`, { contentEncoding: coding });
     }
+    throw err;
+  }
+}
+
+/** Decodes what the runtime left encoded (x-gzip, deflate) of a fetched body. */
+async function decodeContent(bytes: Uint8Array, coding: ContentCoding, maxBytes: number, deadline: Promise<never>, host: string): Promise<Uint8Array> {
+  if (coding === 'identity' || coding === 'decoded-by-runtime') return bytes;
+  return inflate(bytes, coding === 'x-gzip' ? 'gzip' : 'deflate', maxBytes, deadline, `the body from ${host}`);
+}
+
+/**
+ * Decodes a request body by its Content-Encoding (the runtime does not): identity, gzip, x-gzip or deflate.
+ * Throws 'invalid_input' for other codings or a body that does not decode, 'upstream_too_large' past `maxBytes`.
+ */
+export async function decodeRequestBody(bytes: Uint8Array, contentEncoding: string | null, maxBytes: number, deadline?: Promise<never>): Promise<Uint8Array> {
+  const value = (contentEncoding ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return bytes;
+  if (value !== 'gzip' && value !== 'x-gzip' && value !== 'deflate') {
+    throw new PithError('invalid_input', `the posted body has Content-Encoding "${value.slice(0, 40)}": pith takes plain, gzip or deflate bodies`);
+  }
+  try {
+    return await inflate(bytes, value === 'deflate' ? 'deflate' : 'gzip', maxBytes, deadline, 'the posted body');
+  } catch (err) {
+    if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
     throw err;
   }
 }
@@ -191,8 +219,6 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
             method: 'GET',
             redirect: 'manual',
             signal: controller.signal,
-            // Undecoded body: decodeContent() below does it (see the top of this file for why).
-            encodeResponseBody: 'manual',
             headers: { accept: options.accept, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
           }),
           deadline,
@@ -351,6 +377,10 @@ export async function fetchPage(target: string | URL, options: FetchLimits & { a
     rejectCode: 'not_html',
     wanted: 'an HTML or XHTML page',
   });
+  const binary = sniffBinary(body.bytes);
+  if (binary !== null) {
+    throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} is labelled ${body.mediaType === '' ? 'with no type' : body.mediaType} but holds ${binary}, not an HTML page`, { mediaType: body.mediaType });
+  }
   const { text, encoding } = decodeBody(body.bytes, body.contentType);
   if (body.mediaType === '' && !looksLikeHtml(text)) {
     throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} sent no Content-Type and does not look like HTML`, { mediaType: '' });
