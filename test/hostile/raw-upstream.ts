@@ -6,7 +6,7 @@
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { caseNamed, type UpstreamIO } from './cases';
+import { caseNamed, type UpstreamIO } from './cases.js';
 
 const toBuffer = (data: Uint8Array | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 const input = (data: Uint8Array | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'utf8') : toBuffer(data));
