@@ -25,10 +25,11 @@
 import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { settingsOf, type Env } from '../env.js';
-import { decodeBody, guardedFetch } from '../fetch-page.js';
+import { decodeBody } from '../../parse/charset.js';
+import { guardedFetch } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from '../options.js';
 import { articleFor, fillArticles, type ItemStatus } from './articles.js';
