@@ -8,6 +8,7 @@ import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
 import { decodeLadder } from './model/decode.js';
+import { checkSidecar } from './model/sidecar.js';
 import { buildContentTree, keptTextNodes } from './render/content-tree.js';
 import { resolveBaseUrl } from './render/url-policy.js';
 import { htmlFromTree } from './render/html.js';
@@ -40,27 +41,10 @@ const LANGUAGE_SAMPLE_CHARS = 3000;
 
 const checkedClassifiers = new WeakSet<Classifier>();
 
-/** Feature names of the code must equal those the model was trained on; checked once per classifier. */
+/** Feature names of the code must equal those the model was trained on (model/sidecar.ts); checked once per classifier. */
 function assertModelMatchesCode(classifier: Classifier): void {
   if (checkedClassifiers.has(classifier)) return;
-  const { info } = classifier;
-  const code = featureNames(info.featureSet);
-  const pairs: Array<[string, string[], string[]]> = [
-    ['unary', code.unary, info.unaryFeatureNames],
-    ['edge', code.edge, info.edgeFeatureNames],
-  ];
-  for (const [kind, inCode, inModel] of pairs) {
-    const n = Math.max(inCode.length, inModel.length);
-    for (let i = 0; i < n; i++) {
-      if (inCode[i] !== inModel[i]) {
-        throw new PithError(
-          'model_mismatch',
-          `${kind} feature ${i} is \`${inCode[i] ?? '(none)'}\` in the code but \`${inModel[i] ?? '(none)'}\` in model ${info.version} ` +
-            `(feature set ${info.featureSet}): retrain and re-export the model (README, section Training) or check out the code the model was made with`,
-        );
-      }
-    }
-  }
+  checkSidecar(classifier.info, featureNames(classifier.info.featureSet));
   checkedClassifiers.add(classifier);
 }
 
@@ -94,7 +78,9 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const t0 = performance.now();
 
-  const page = parsePage(html, { url: options.url, limits });
+  // U+0000 never reaches an output: the HTML standard's parser drops it from text (linkedom keeps it).
+  const input = html.length <= limits.maxInputChars && html.includes('\0') ? html.replaceAll('\0', '') : html;
+  const page = parsePage(input, { url: options.url, limits });
   const tParsed = performance.now();
   progress.stage = 'reading metadata';
   let sampleText = '';

@@ -6,7 +6,7 @@ import type { CdomNode } from '../../../src/types.js';
 const texts = (html: string): string[] => parsePage(html).blocks.map((b) => b.text);
 const allTags = (n: CdomNode | null): string[] => (n ? [...n.tags, ...n.children.flatMap(allTags)] : []);
 
-describe('collapsed DOM (spec §1)', () => {
+describe('collapsed DOM', () => {
   it('drops empty and whitespace-only elements and text', () => {
     const page = parsePage('<body><div>   </div><p>a</p><span>\n\t</span><p>b</p></body>');
     expect(page.blocks.map((b) => b.text)).toEqual(['a', 'b']);
@@ -137,7 +137,7 @@ describe('collapsed DOM (spec §1)', () => {
   });
 });
 
-describe('raw properties (spec §3)', () => {
+describe('raw properties', () => {
   it('computes leaf statistics on the trimmed text', () => {
     const p = parsePage('<body><p> The cat sat. Then, in 2019 it left! </p></body>').blocks[0].props;
     expect(p.nCharacters).toBe('The cat sat. Then, in 2019 it left!'.length);
