@@ -4,7 +4,7 @@
 //   npx tsx eval/bench-fingerprint.ts
 
 import { mulberry32 } from '../dev/rng.js';
-import { minhash } from '../dev/minhash.js';
+import { minhash } from '../src/fingerprint/minhash.js';
 import { simhash } from '../src/fingerprint/simhash.js';
 
 const WORDS = 'river bridge stone arch flood county engineer pier bedrock detour parade mayor mason valley winter spring'.split(' ');

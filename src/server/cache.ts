@@ -102,3 +102,16 @@ export async function etagFor(body: string): Promise<string> {
   for (let i = 0; i < 16; i++) hex += digest[i].toString(16).padStart(2, '0');
   return `"${hex}"`;
 }
+
+/**
+ * The caching headers a client sees on an extraction answer (miss, hit or 304): `Vary: Accept` when the format
+ * was negotiated from Accept, and `Cache-Control: private` instead of `public` when the answer needed a token, so
+ * a shared cache never hands it to someone without the token. (The copy in the edge cache stays `public`: the
+ * Worker checks the token before it looks there.)
+ */
+export function withClientCacheHeaders(response: Response, options: { tokenRequired: boolean; varyAccept: boolean }): Response {
+  if (options.varyAccept) response.headers.set('vary', 'Accept');
+  const cc = response.headers.get('cache-control');
+  if (options.tokenRequired && cc !== null && cc.includes('public')) response.headers.set('cache-control', cc.replace('public', 'private'));
+  return response;
+}

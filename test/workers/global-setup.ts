@@ -24,6 +24,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
+import { startRawUpstream } from '../hostile/raw-upstream';
 
 const FIXTURES = new URL('../fixtures/server/', import.meta.url);
 const SIX_MB = 6 * 1024 * 1024;
@@ -187,11 +188,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { port } = server.address() as AddressInfo;
   project.provide('pageServerPort', port);
   project.provide('fixturePages', fixturePages());
+  // The hostile corpus's raw socket upstream (test/hostile/raw-upstream.ts).
+  const rawUpstream = await startRawUpstream();
+  project.provide('rawServerPort', rawUpstream.port);
 
   return async () => {
     for (const timer of timers) clearTimeout(timer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rawUpstream.close();
   };
 }
 
@@ -199,5 +204,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pageServerPort: number;
     fixturePages: Array<{ name: string; expected: unknown }>;
+    rawServerPort: number;
   }
 }

@@ -26,7 +26,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../extractor.js';
-import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass } from '../cache.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { numberVar, settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../parse/charset.js';
 import { guardedFetch } from '../fetch-page.js';
@@ -131,8 +131,9 @@ async function serveFeed(
   const key = cacheKeyFor({ kind: 'feed', target, format: 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
   const cacheable = feedSettings.cacheTtlS > 0;
 
+  const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };
   const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const fetched = await guardedFetch(target, {
     ...settings.fetch,
@@ -174,7 +175,7 @@ async function serveFeed(
     },
   });
   storeMiss(c.req.raw, ctx, key, response, store ? feedSettings.cacheTtlS : 0);
-  return response;
+  return withClientCacheHeaders(response, clientHeaders);
 }
 
 /** The feed routes, mounted by createApp() before its catch-all prefix route. */

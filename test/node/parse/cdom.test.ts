@@ -130,8 +130,8 @@ describe('collapsed DOM', () => {
 
   it('survives very deep nesting', () => {
     const html = '<body>' + '<div>'.repeat(20000) + 'deep' + '</div>'.repeat(20000) + '<p>x</p></body>';
-    // Deeper than the default limits.maxNestingDepth (4,096): the walk itself must still survive it.
-    const page = parsePage(html, { limits: { maxNestingDepth: 50_000 } });
+    // Deeper than the default limits.maxNestingDepth (4,096) and maxParseSteps: the walk itself must still survive it.
+    const page = parsePage(html, { limits: { maxNestingDepth: 50_000, maxParseSteps: 1e9 } });
     expect(page.blocks.map((b) => b.text)).toEqual(['deep', 'x']);
     expect(page.blocks[0].tags.length).toBe(20001);
   });
