@@ -25,7 +25,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.js';
 import { extract } from '../src/lib.js';
 import { scanMarkup } from '../src/parse/markup-scan.js';
-import { iterateCorpus, loadPage, readSplits } from './corpus.js';
+import { iterateCorpus, loadPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 import { requireModels } from './require-models.js';
 
 const SELF = fileURLToPath(import.meta.url);
