@@ -106,13 +106,19 @@ export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: nu
   return { urls, options };
 }
 
-/** Stores the job (input in R2, state in its Durable Object) and queues its chunks. */
-export async function createJob(bindings: JobsBindings, urls: readonly string[], options: JobOptions, source = 'urls'): Promise<JobMeta> {
+/** Stores a new job: its input in R2, its state in its Durable Object. Nothing is queued yet. */
+export async function storeJob(bindings: JobsBindings, urls: readonly string[], options: JobOptions, source = 'urls'): Promise<JobMeta> {
   const id = crypto.randomUUID();
   const chunks = Math.ceil(urls.length / CHUNK_SIZE);
   const meta: JobMeta = { id, total: urls.length, chunks, chunkSize: CHUNK_SIZE, createdAt: new Date().toISOString(), options, source };
   await bindings.bucket.put(jobKeys.input(id), JSON.stringify({ urls }), { httpMetadata: { contentType: 'application/json' } });
   await bindings.jobs.get(bindings.jobs.idFromName(id)).init(meta);
+  return meta;
+}
+
+/** Stores the job and queues its chunks. */
+export async function createJob(bindings: JobsBindings, urls: readonly string[], options: JobOptions, source = 'urls'): Promise<JobMeta> {
+  const meta = await storeJob(bindings, urls, options, source);
   await enqueueChunks(bindings, meta, urls);
   return meta;
 }
