@@ -12,7 +12,9 @@
 //   /redirect/<n>            302 to /a/<500000+n>             /redirect-private/<n>   302 to http://10.0.0.1/
 //   /private/<n>             an article robots.txt forbids    /empty/<n>   a page with no text
 //   /hits                    JSON {path: count} of every request so far (robots.txt included)
+//   /fixture.warc.gz         test/fixtures/warc/pages.warc.gz    /fixture-page/<slug>   test/fixtures/pages/<slug>/source.html
 
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rng } from './rng.js';
@@ -137,6 +139,15 @@ export async function startBulkPageServer(options: { port?: number; refuseRobots
         return void res.end();
       case 'empty':
         return send(200, EMPTY_PAGE);
+      case 'fixture.warc.gz':
+        return send(200, readFileSync(new URL('../fixtures/warc/pages.warc.gz', import.meta.url)), 'application/warc');
+      case 'fixture-page':
+        try {
+          if (!/^[a-z0-9-]+$/.test(parts[1] ?? '')) throw new Error('bad name');
+          return send(200, readFileSync(new URL(`../fixtures/pages/${parts[1]}/source.html`, import.meta.url)));
+        } catch {
+          return send(404, '<h1>not found</h1>');
+        }
       default:
         return send(404, '<h1>not found</h1>');
     }

@@ -17,7 +17,8 @@ import { encodeSignature, signatureOf } from '../../bulk/near-duplicates.js';
 import { runPerHost } from '../../bulk/host-scheduler.js';
 import type { Extractor } from '../app.js';
 import { settingsOf } from '../env.js';
-import { hostDelayMs, processUrl, type UrlContext, type UrlOutcome } from './process-url.js';
+import { hostDelayMs, processArchived, processUrl, type UrlContext, type UrlOutcome } from './process-url.js';
+import { archivedPages } from './warc-source.js';
 
 /** Fetches at once per consumer invocation: Workers allow 6 simultaneous open connections. */
 const FETCH_CONCURRENCY = 6;
@@ -93,8 +94,22 @@ async function consumeChunks(batch: MessageBatch<unknown>, env: JobsEnv, ctx: Ex
   if (pending.length === 0) return;
   await Promise.all([...new Set(pending.map((p) => p.body.jobId))].map((id) => bindings.jobs.get(bindings.jobs.idFromName(id)).markRunning()));
 
-  // All URLs of the batch under one schedule; options may differ per job, so the context is per item.
-  const items = pending.flatMap((p, m) => p.body.urls.map((url) => ({ m, url, context: { extractor, settings, options: p.body.options, ctx } as UrlContext })));
+  // Archived pages (WARC jobs) are read from R2 and extracted: nothing to schedule.
+  const archived = new Map<number, Promise<UrlOutcome[]>>();
+  pending.forEach((p, m) => {
+    if (p.body.archived !== true) return;
+    const context: UrlContext = { extractor, settings, options: p.body.options, ctx };
+    const outcomes = archivedPages(bindings, p.body.jobId, p.body.chunk).then(async (pages) => {
+      const out: UrlOutcome[] = [];
+      for (const page of pages) out.push(await processArchived(page.url, page.html, context));
+      return out;
+    });
+    outcomes.catch(() => undefined); // awaited below, per message
+    archived.set(m, outcomes);
+  });
+
+  // All fetched URLs of the batch under one schedule; options may differ per job, so the context is per item.
+  const items = pending.flatMap((p, m) => (p.body.archived === true ? [] : p.body.urls.map((url) => ({ m, url, context: { extractor, settings, options: p.body.options, ctx } as UrlContext }))));
   const hostOf = (item: (typeof items)[number]): string => {
     try {
       return new URL(item.url).host;
@@ -128,12 +143,13 @@ async function consumeChunks(batch: MessageBatch<unknown>, env: JobsEnv, ctx: Ex
   let offset = 0;
   for (let m = 0; m < pending.length; m++) {
     const { message, body } = pending[m];
-    const mine = settled.slice(offset, offset + body.urls.length);
-    offset += body.urls.length;
+    const fetched = body.archived === true ? [] : settled.slice(offset, offset + body.urls.length);
+    offset += fetched.length;
     try {
-      const broken = mine.find((s) => !s.ok);
+      const broken = fetched.find((s) => !s.ok);
       if (broken !== undefined && !broken.ok) throw broken.error;
-      await storeChunk(env, body.jobId, body.chunk, body.start, mine.map((s) => (s as { outcome: UrlOutcome }).outcome), body.options.dedupe);
+      const outcomes = body.archived === true ? await archived.get(m)! : fetched.map((s) => (s as { outcome: UrlOutcome }).outcome);
+      await storeChunk(env, body.jobId, body.chunk, body.start, outcomes, body.options.dedupe);
       message.ack();
     } catch (err) {
       console.error(`pith: job ${body.jobId} chunk ${body.chunk} failed (attempt ${message.attempts})`, err);

@@ -32,6 +32,8 @@ export interface ChunkMessage {
   start: number;
   urls: string[];
   options: JobOptions;
+  /** The pages come from a WARC file: they are read from the chunk's archived-pages object, not fetched. */
+  archived?: boolean;
 }
 
 export interface JobCounts {
@@ -105,6 +107,7 @@ export const jobKeys = {
   chunk: (id: string, chunk: number): string => `jobs/${id}/results/${String(chunk).padStart(7, '0')}.ndjson`,
   signatures: (id: string, chunk: number): string => `jobs/${id}/signatures/${String(chunk).padStart(7, '0')}.json`,
   duplicates: (id: string): string => `jobs/${id}/duplicates.json`,
+  archived: (id: string, chunk: number): string => `jobs/${id}/archived/${String(chunk).padStart(7, '0')}.json`,
 };
 
 /** Reads a chunk message; throws (so the message is retried, then dead-lettered) when it is not one. */

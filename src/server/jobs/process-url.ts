@@ -33,6 +33,8 @@ export interface UrlContext {
   settings: Settings;
   options: JobOptions;
   ctx: WaitUntil;
+  /** The HTML comes from an archive (WARC), not from the live page. */
+  archived?: boolean;
 }
 
 /** Codes of failures that are not about one page: the message is retried instead (and dead-lettered at last). */
@@ -167,6 +169,7 @@ export async function resultOfHtml(
   page: { html: string; finalUrl: string; encoding: string; fetchMs: number },
   context: UrlContext,
 ): Promise<UrlOutcome> {
+  if (context.archived === true) context = { ...context, settings: { ...context.settings, cacheTtlS: 0 } }; // archived copies never enter the live cache
   const { extractor, options } = context;
   const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: options.format, fingerprint: true });
   if (extraction.text.trim() === '') {
@@ -204,6 +207,22 @@ export async function processUrl(url: string, context: UrlContext): Promise<UrlO
         await sleep(backoffMs(attempt));
       }
     }
+  } catch (err) {
+    if (err instanceof PithError && INFRASTRUCTURE_CODES.has(err.code)) throw err;
+    return { result: failure(url, err), text: '' };
+  }
+}
+
+/** One page of a WARC job: extracted from its archived HTML, nothing fetched, nothing cached. */
+export async function processArchived(url: string, html: string, context: UrlContext): Promise<UrlOutcome> {
+  try {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new PithError('invalid_url', `the record's URL "${url.slice(0, 200)}" is not a valid URL`);
+    }
+    return await resultOfHtml(url, target, { html, finalUrl: target.href, encoding: 'utf-8', fetchMs: 0 }, { ...context, archived: true });
   } catch (err) {
     if (err instanceof PithError && INFRASTRUCTURE_CODES.has(err.code)) throw err;
     return { result: failure(url, err), text: '' };

@@ -15,6 +15,7 @@ import { settingsOf, type Settings } from '../env.js';
 import { readLimited } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';
 import { parseOptions } from '../options.js';
+import { splitWarc } from './warc-source.js';
 import {
   CHUNK_SIZE,
   DEFAULT_MAX_URLS,
@@ -33,7 +34,7 @@ import {
 type JobsContext = Context<{ Bindings: JobsEnv }>;
 
 const JOB_FORMATS: Readonly<Record<string, JobOptions['format']>> = { text: 'text', json: 'text', markdown: 'markdown', html: 'html' };
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(['urls', 'format', 'dedupe', 'nocache', 'timeoutMs', 'attempts', 'hostConcurrency', 'hostDelayMs']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(['urls', 'warc', 'format', 'dedupe', 'nocache', 'timeoutMs', 'attempts', 'hostConcurrency', 'hostDelayMs']);
 /** Queues accept at most 100 messages and 256 KB per sendBatch. */
 const SEND_BATCH_MESSAGES = 100;
 const SEND_BATCH_BYTES = 240_000;
@@ -66,20 +67,24 @@ function boolOption(record: Record<string, unknown>, name: string, fallback: boo
 }
 
 /** Reads and checks a job request: the URLs (each through the address guard) and the options. */
-export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: number, origin: string): { urls: string[]; options: JobOptions } {
+export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: number, origin: string): { urls: string[]; warc: string | null; options: JobOptions } {
   const example = 'send {"urls": ["https://example.com/a", ...], "format": "text"}';
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new PithError('invalid_input', `the body must be a JSON object: ${example}`);
   const record = parsed as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !KNOWN_FIELDS.has(k));
   if (unknown.length > 0) throw new PithError('invalid_input', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')}: the fields are ${[...KNOWN_FIELDS].join(', ')}`);
-  if (!Array.isArray(record.urls) || record.urls.length === 0) throw new PithError('invalid_input', `"urls" must be a non-empty array: ${example}`);
-  if (record.urls.length > maxUrls) throw new PithError('invalid_input', `${record.urls.length} URLs is more than the ${maxUrls} one job takes: split them into several jobs`);
+  if (record.warc !== undefined) {
+    if (record.urls !== undefined) throw new PithError('invalid_input', 'give "urls" or "warc", not both');
+    if (typeof record.warc !== 'string') throw new PithError('invalid_input', '"warc" must be the key of a WARC file in the jobs bucket');
+  } else if (!Array.isArray(record.urls) || record.urls.length === 0) throw new PithError('invalid_input', `"urls" must be a non-empty array: ${example}`);
+  const inputs: unknown[] = Array.isArray(record.urls) ? record.urls : [];
+  if (inputs.length > maxUrls) throw new PithError('invalid_input', `${inputs.length} URLs is more than the ${maxUrls} one job takes: split them into several jobs`);
   const format = record.format === undefined ? 'text' : typeof record.format === 'string' ? JOB_FORMATS[record.format.toLowerCase()] : undefined;
   if (format === undefined) throw new PithError('invalid_input', `"format" must be one of ${Object.keys(JOB_FORMATS).join(', ')}`);
 
   const refused: { index: number; url: string; code: string; message: string }[] = [];
   const urls: string[] = [];
-  record.urls.forEach((raw, index) => {
+  inputs.forEach((raw, index) => {
     const shown = typeof raw === 'string' ? raw.slice(0, 300) : JSON.stringify(raw)?.slice(0, 300) ?? String(raw);
     if (typeof raw !== 'string') return void refused.push({ index, url: shown, code: 'invalid_url', message: 'not a string' });
     if (raw.length > MAX_URL_CHARS) return void refused.push({ index, url: shown, code: 'invalid_url', message: `longer than ${MAX_URL_CHARS} characters` });
@@ -91,7 +96,7 @@ export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: nu
     }
   });
   if (refused.length > 0) {
-    throw new PithError('invalid_url', `${refused.length} of ${record.urls.length} URLs cannot be fetched (listed in "refused"); nothing was queued`, { refused });
+    throw new PithError('invalid_url', `${refused.length} of ${inputs.length} URLs cannot be fetched (listed in "refused"); nothing was queued`, { refused });
   }
   const options: JobOptions = {
     format,
@@ -103,12 +108,11 @@ export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: nu
     hostDelayMs: intOption(record, 'hostDelayMs', 250, 0, 60_000),
     origin,
   };
-  return { urls, options };
+  return { urls, warc: typeof record.warc === 'string' ? record.warc : null, options };
 }
 
 /** Stores a new job: its input in R2, its state in its Durable Object. Nothing is queued yet. */
-export async function storeJob(bindings: JobsBindings, urls: readonly string[], options: JobOptions, source = 'urls'): Promise<JobMeta> {
-  const id = crypto.randomUUID();
+export async function storeJob(bindings: JobsBindings, urls: readonly string[], options: JobOptions, source = 'urls', id: string = crypto.randomUUID()): Promise<JobMeta> {
   const chunks = Math.ceil(urls.length / CHUNK_SIZE);
   const meta: JobMeta = { id, total: urls.length, chunks, chunkSize: CHUNK_SIZE, createdAt: new Date().toISOString(), options, source };
   await bindings.bucket.put(jobKeys.input(id), JSON.stringify({ urls }), { httpMetadata: { contentType: 'application/json' } });
@@ -136,6 +140,7 @@ export async function enqueueChunks(bindings: JobsBindings, meta: JobMeta, urls:
     if (only !== undefined && !only(chunk)) continue;
     const start = chunk * meta.chunkSize;
     const body: ChunkMessage = { v: 1, jobId: meta.id, chunk, start, urls: urls.slice(start, start + meta.chunkSize), options: meta.options };
+    if (meta.source !== 'urls') body.archived = true;
     const size = JSON.stringify(body).length + 100;
     if (batch.length >= SEND_BATCH_MESSAGES || bytes + size > SEND_BATCH_BYTES) await flush();
     batch.push({ body, contentType: 'json' });
@@ -212,8 +217,15 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
       if (err instanceof PithError) throw new PithError('invalid_input', `${err.message}: split the URLs into several jobs`);
       throw new PithError('invalid_input', 'the body is not valid JSON: send {"urls": ["https://example.com/a", ...]}');
     }
-    const { urls, options } = parseJobRequest(parsed, settings, maxUrlsOf(c.env), new URL(c.req.url).origin);
-    const meta = await createJob(bindings, urls, options);
+    const { urls, warc, options } = parseJobRequest(parsed, settings, maxUrlsOf(c.env), new URL(c.req.url).origin);
+    let meta: JobMeta;
+    if (warc === null) meta = await createJob(bindings, urls, options);
+    else {
+      const id = crypto.randomUUID();
+      const pages = await splitWarc(bindings, id, warc, maxUrlsOf(c.env));
+      meta = await storeJob(bindings, pages, options, `warc:${warc}`, id);
+      await enqueueChunks(bindings, meta, pages);
+    }
     const status = `/v1/jobs/${meta.id}`;
     return c.json({ id: meta.id, status, total: meta.total }, 202, { location: status, 'cache-control': 'no-store' });
   });
