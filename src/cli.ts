@@ -30,7 +30,8 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir|file.warc[.gz]...> --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
+  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
   pith <command> --help
 
 Commands:
