@@ -22,17 +22,26 @@ import { runLocalJob, type JobRun } from './bulk-job.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function timedRun(command: string, args: string[]): Promise<number> {
+interface Timed {
+  wallS: number;
+  /** User + system CPU seconds of the process and its threads (GNU time). */
+  cpuS: number;
+}
+
+/** Runs a command under GNU time (/usr/bin/time) for its wall clock and CPU seconds. */
+function timedRun(command: string, args: string[]): Promise<Timed> {
+  const timeFile = join(tmpdir(), `pith-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
   return new Promise((ok, fail) => {
-    const started = performance.now();
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, command, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.on('error', (err) => fail(new Error(`cannot run /usr/bin/time (apt-get install -y time): ${err.message}`)));
     child.on('exit', (code) => {
-      const seconds = (performance.now() - started) / 1000;
       // pith batch exits 1 when some page failed; that is a result, not a broken run (failures are counted below).
-      if (code === 0 || code === 1) ok(seconds);
-      else fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
+      if (code !== 0 && code !== 1) return fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
+      const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+      rmSync(timeFile, { force: true });
+      ok({ wallS: wall, cpuS: user + sys });
     });
   });
 }
@@ -63,21 +72,23 @@ async function main(): Promise<void> {
   process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 
-  const runners: Record<string, () => Promise<number>> = {
+  const runners: Record<string, () => Promise<Timed>> = {
     'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
     'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
     'Readability.js (linkedom)': () => timedRun(process.execPath, ['--import', 'tsx', 'eval/readability-batch.ts', pagesDir, '--out', join(work, 'readability.jsonl')]),
   };
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const name of order) {
       loads.push(loadavg()[0]);
-      const s = await runners[name]();
-      seconds[name].push(s);
-      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${s.toFixed(1)} s (load average ${loadavg()[0].toFixed(1)})\n`);
+      const t = await runners[name]();
+      seconds[name].push(t.wallS);
+      cpuSeconds[name].push(t.cpuS);
+      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU (load average ${loadavg()[0].toFixed(1)})\n`);
     }
   }
   const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1 };
@@ -85,11 +96,13 @@ async function main(): Promise<void> {
   const rows = names.map((name) => {
     const s = median(seconds[name]);
     const counted = countLines(join(work, outputs[name]));
-    return { name, seconds: s, runs: seconds[name], pages: counted.pages, failed: counted.failed, pagesPerSecond: files.length / s, pagesPerSecondPerCore: files.length / s / cores[name] };
+    const cpu = median(cpuSeconds[name]);
+    return { name, seconds: s, runs: seconds[name], cpuSeconds: cpu, cpuRuns: cpuSeconds[name], pages: counted.pages, failed: counted.failed, pagesPerSecond: files.length / s, pagesPerSecondPerCore: files.length / s / cores[name], pagesPerCpuSecond: files.length / cpu };
   });
   const by = Object.fromEntries(rows.map((r) => [r.name, r]));
   const speedup = by['pith --jobs 2'].pagesPerSecond / by['pith --jobs 1'].pagesPerSecond;
   const perCoreVsReadability = by['pith --jobs 2'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
+  const cpuVsReadability = by['pith --jobs 2'].pagesPerCpuSecond / by['Readability.js (linkedom)'].pagesPerCpuSecond;
   const perCoreVsReadability1 = by['pith --jobs 1'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
 
   let e2e: JobRun | null = null;
@@ -101,11 +114,11 @@ async function main(): Promise<void> {
   const lines = [
     `pith batch over ${files.length} WCXB dev pages, ${rounds} round${rounds === 1 ? '' : 's'} (median wall time of whole runs, start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average during the runs ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
     '',
-    '| run | seconds (median) | pages/s | pages/s per core | failed pages |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.failed} |`),
+    '| run | wall s (median) | pages/s | pages/s per core | CPU s (median) | pages per CPU-second | failed pages |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pagesPerCpuSecond.toFixed(1)} | ${r.failed} |`),
     '',
-    `--jobs 2 / --jobs 1: ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2`,
+    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2; pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
   ];
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
@@ -114,7 +127,7 @@ async function main(): Promise<void> {
   mkdirSync(join(ROOT, 'eval/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'eval/results/bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }

@@ -2,8 +2,9 @@
 // N worker threads (each with its own model session), written one JSON line per page in input order.
 //
 // Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
-// workers finish in: a small reorder buffer holds lines that are ready early. At most `jobs * 8` pages are in flight,
-// so a large WARC file streams through in bounded memory.
+// workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
+// page never idles the others; at most 64 lines per worker wait in the buffer, so a large WARC file streams through
+// in bounded memory.
 
 import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,6 +113,10 @@ export interface PoolOptions {
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** Pages handed to one worker at a time: two, so it never waits for the main thread between pages. */
+const PER_WORKER = 2;
+/** Lines held back per worker while an earlier, slower page is still being extracted. */
+const REORDER_WINDOW = 64;
 
 /**
  * A worker thread running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
@@ -139,7 +144,6 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
   const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet));
   const outstanding = new Map<Worker, number>(workers.map((w) => [w, 0]));
   const ready = new Map<number, BatchLine>();
-  const window = options.jobs * 8;
   let next = 0; // next index to write
   let sent = 0;
   let wake: (() => void) | null = null;
@@ -169,6 +173,7 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
     worker.on('message', (message: { index: number; line: BatchLine }) => {
       outstanding.set(worker, outstanding.get(worker)! - 1);
       ready.set(message.index, message.line);
+      notify(); // a worker has room again
       flush();
     });
     worker.on('error', (err) => {
@@ -176,19 +181,25 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
       notify();
     });
   }
-  const waitForRoom = async (limit: number): Promise<void> => {
-    while (sent - next >= limit && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+  /** A worker with fewer than PER_WORKER pages, once the reorder buffer has room; null when none yet. */
+  const idleWorker = (): Worker | null => {
+    if (sent - next >= REORDER_WINDOW * options.jobs) return null;
+    let best: Worker | null = null;
+    for (const w of workers) if (outstanding.get(w)! < PER_WORKER && (best === null || outstanding.get(w)! < outstanding.get(best)!)) best = w;
+    return best;
+  };
+  const until = async (ready: () => boolean): Promise<void> => {
+    while (!ready() && failure === null) await new Promise<void>((resolve) => (wake = resolve));
     if (failure !== null) throw failure;
   };
   try {
     for await (const item of items) {
-      await waitForRoom(window);
-      let target = workers[0];
-      for (const w of workers) if (outstanding.get(w)! < outstanding.get(target)!) target = w;
+      await until(() => idleWorker() !== null);
+      const target = idleWorker()!;
       outstanding.set(target, outstanding.get(target)! + 1);
       target.postMessage({ index: sent++, item });
     }
-    await waitForRoom(1);
+    await until(() => next === sent);
     await writing;
     return sent;
   } finally {
