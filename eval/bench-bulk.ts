@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pageFilesOf } from '../src/batch.js';
-import { dataDir } from './corpus.js';
+import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,4 +1,4 @@
-// A local bulk job end to end: the generated-page server (test/helpers/bulk-pages.ts) and `npm start` (wrangler
+// A local bulk job end to end: the generated-page server (dev/bulk-pages.ts) and `npm start` (wrangler
 // dev: the Worker, its queue consumers, R2 and the job's Durable Object, all local, no account), a job of N URLs,
 // polled until done, then its results checked: every URL exactly once.
 //
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startBulkPageServer } from '../test/helpers/bulk-pages.js';
+import { startBulkPageServer } from '../dev/bulk-pages.js';
 
 export interface JobRun {
   urls: number;

@@ -7,7 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pageFilesOf, pageIdOf } from '../src/batch.js';
-import { decodeHtmlBytes, gunzipIfNeeded } from '../src/html-bytes.js';
+import { gunzipIfNeeded } from '../src/html-bytes.js';
+import { decodeHtml } from '../src/parse/charset.js';
 import { readabilityExtract } from './readability.js';
 
 async function main(): Promise<void> {
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const out = createWriteStream(values.out);
   for (const path of pageFilesOf(positionals[0])) {
     const t0 = performance.now();
-    const result = readabilityExtract(decodeHtmlBytes(gunzipIfNeeded(readFileSync(path), path)));
+    const result = readabilityExtract(decodeHtml(gunzipIfNeeded(readFileSync(path), path)));
     const line = JSON.stringify({ id: pageIdOf(path), text: result.text, ms: Math.round((performance.now() - t0) * 100) / 100, ...(result.error ? { error: result.error } : {}) });
     if (!out.write(line + '\n')) await new Promise<void>((ok) => out.once('drain', () => ok()));
   }

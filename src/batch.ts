@@ -10,8 +10,9 @@ import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readS
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { decodeHtmlBytes, gunzipIfNeeded } from './html-bytes.js';
-import { charsetOf, htmlPageOf, readWarcStream } from './bulk/warc.js';
+import { gunzipIfNeeded } from './html-bytes.js';
+import { decodeHtml } from './parse/charset.js';
+import { htmlPageOf, readWarcStream } from './bulk/warc.js';
 import { PithError } from './errors.js';
 import { extract } from './lib.js';
 import type { FeatureSetName } from './types.js';
@@ -72,7 +73,7 @@ export async function* warcPages(path: string): AsyncGenerator<BatchItem> {
       if (page === null) continue;
       let body = page.body;
       if (page.contentEncoding !== '') body = await decodeContent(body, page.contentEncoding);
-      yield { id: page.url, url: page.url, html: decodeHtmlBytes(body, charsetOf(page.contentType)) };
+      yield { id: page.url, url: page.url, html: decodeHtml(body, page.contentType) };
     }
   } catch (err) {
     if (err instanceof PithError) throw err;
@@ -96,7 +97,7 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
   const t0 = performance.now();
   const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
   try {
-    const html = 'html' in item ? item.html : decodeHtmlBytes(gunzipIfNeeded(readFileSync(item.path), item.path));
+    const html = 'html' in item ? item.html : decodeHtml(gunzipIfNeeded(readFileSync(item.path), item.path));
     const result = await extract(html, { featureSet, fingerprint: true, ...('url' in item ? { url: item.url } : {}) });
     return { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms: round(performance.now() - t0) };
   } catch (err) {

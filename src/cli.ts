@@ -10,13 +10,13 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { extract } from './lib.js';
-import { decodeHtmlBytes, gunzipIfNeeded } from './html-bytes.js';
+import { gunzipIfNeeded } from './html-bytes.js';
 import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchItem } from './batch.js';
 import { PithError } from './errors.js';
-import type { FeatureSetName, OutputFormat } from './types.js';
+import { checkTarget } from './guard.js';
+import { decodeHtml } from './parse/charset.js';
+import { type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
-const isOutputFormat = (f: string): f is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(f);
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -25,6 +25,8 @@ const EXIT_USAGE = 2;
 /** Defaults for fetching a URL. */
 const FETCH_TIMEOUT_MS = 15_000;
 const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+/** Redirects followed for a URL, each hop checked like the first. */
+const FETCH_MAX_REDIRECTS = 5;
 
 const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text method)
 
@@ -59,6 +61,8 @@ Options:
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
   --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
+  --allow-private           fetch loopback, private and link-local addresses and local names too (refused by
+                            default, like the Worker does; at most ${FETCH_MAX_REDIRECTS} redirects, each checked)
   -h, --help                this help
 
 The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta charset>, else UTF-8.
@@ -99,14 +103,13 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reading HTML (decodeHtmlBytes and gunzipIfNeeded: html-bytes.ts, shared with batch workers)
+// Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
 
-export { decodeHtmlBytes };
 
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return decodeHtmlBytes(gunzipIfNeeded(readFileSync(path), path));
+  return decodeHtml(gunzipIfNeeded(readFileSync(path), path));
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -117,16 +120,43 @@ async function readStdin(): Promise<Uint8Array> {
 
 const HTML_TYPE_RE = /html|xml|^text\//i;
 
-/** Fetch a page with a timeout and a size cap; decode it by its charset. */
-export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
-  let response: Response;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Checks a URL (or a redirect hop) with the Worker's address guard, unless private hosts are allowed. */
+function checkCliTarget(raw: string, allowPrivate: boolean, base?: string): string {
+  if (!allowPrivate) return checkTarget(raw, undefined, base).href;
   try {
-    response = await fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'follow',
-      headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
-    });
+    return new URL(raw, base).href;
+  } catch {
+    throw new PithError('invalid_url', `"${raw.slice(0, 200)}" is not a valid URL`);
+  }
+}
+
+/**
+ * Fetch a page with a timeout and a size cap; decode it by its charset. Every URL, the first and each redirect
+ * hop (at most FETCH_MAX_REDIRECTS), passes the same address guard as the Worker's (src/server/guard.ts):
+ * loopback, private and link-local addresses and local names are refused unless `allowPrivate`.
+ */
+export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number, allowPrivate = false): Promise<string> {
+  let response: Response;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    let target = checkCliTarget(url, allowPrivate);
+    for (let redirects = 0; ; redirects++) {
+      response = await fetch(target, {
+        signal,
+        redirect: 'manual',
+        headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+      });
+      if (!REDIRECT_STATUSES.has(response.status)) break;
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (location === null) throw new PithError('upstream_error', `${target} answered ${response.status} without a Location header`);
+      if (redirects >= FETCH_MAX_REDIRECTS) throw new PithError('upstream_error', `${url}: more than ${FETCH_MAX_REDIRECTS} redirects`);
+      target = checkCliTarget(location, allowPrivate, target);
+    }
   } catch (err) {
+    if (err instanceof PithError) throw err;
     const e = err as Error;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') {
       throw new PithError('upstream_timeout', `${url} did not answer within ${timeoutMs} ms (raise --timeout-ms)`);
@@ -173,8 +203,7 @@ export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number
     }
   }
   const bytes = Buffer.concat(chunks, total);
-  const charset = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
-  return decodeHtmlBytes(bytes, charset);
+  return decodeHtml(bytes, contentType);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -190,6 +219,7 @@ async function runExtract(args: string[]): Promise<number> {
       'feature-set': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'max-bytes': { type: 'string' },
+      'allow-private': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -213,10 +243,10 @@ async function runExtract(args: string[]): Promise<number> {
   let url: string | undefined = values.url;
   if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
   if (source === '-') {
-    html = decodeHtmlBytes(gunzipIfNeeded(await readStdin(), 'stdin'));
+    html = decodeHtml(gunzipIfNeeded(await readStdin(), 'stdin'));
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
-    html = await fetchHtml(source, timeoutMs, maxBytes);
+    html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
   } else {
     html = readHtmlFile(source);
   }

@@ -7,8 +7,8 @@ export type Label = 0 | 1;
 export type FeatureSetName = 'paper' | 'pith';
 
 /**
- * A node of the collapsed DOM (spec §1). A leaf is a block; its `tags` end with "#text".
- * Aggregated raw statistics (spec §3) live in `props`.
+ * A node of the collapsed DOM (docs/design.md, Collapsed DOM). A leaf is a block; its `tags` end with "#text".
+ * Aggregated raw statistics (docs/design.md, Raw statistics) live in `props`.
  */
 export interface CdomNode {
   /** Merged tag chain, top to bottom, e.g. ["li", "a", "#text"]. */
@@ -27,11 +27,9 @@ export interface CdomNode {
   /** The original linkedom node: for a leaf the (first) Text node (linkedom splits text at character references; a leaf
    *  joins the adjacent Text nodes), for a merged chain its top element, otherwise the element. */
   domNode: unknown;
-  /** Free slot for per-node data computed by later stages (feature code). */
-  [key: string]: unknown;
 }
 
-/** Raw node statistics of spec §3 (plus a few that pith adds). */
+/** Raw node statistics (docs/design.md, Raw statistics), the reference's and pith's. */
 export interface NodeProps {
   nCharacters: number;
   nWords: number;
@@ -68,7 +66,6 @@ export interface NodeProps {
   uSentences: number;
   uEndsWithPunctuation: boolean;
   uCharsInLink: number;
-  [key: string]: number | boolean;
 }
 
 /** One labelled block of the output. */
@@ -80,7 +77,7 @@ export interface BlockResult {
   label: Label;
   /** Unary probability of "content". */
   probability: number;
-  /** True when a block break separates this block from the next (spec §10). */
+  /** True when a block break separates this block from the next (docs/design.md, Blocks). */
   blockBreakAfter: boolean;
 }
 
@@ -129,8 +126,20 @@ export interface Fingerprint {
   simhash: string;
 }
 
-/** Output formats of extract(). */
-export type OutputFormat = 'text' | 'markdown' | 'html' | 'json' | 'debug';
+/** Output formats of extract(), the CLI and the server, in the order messages list them. */
+export const OUTPUT_FORMATS = ['text', 'markdown', 'html', 'json', 'debug'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** What the core renders besides text: 'json' is text and metadata, assembled by the host. */
+export type RenderedFormat = Exclude<OutputFormat, 'json'>;
+
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+}
+
+/** Which rung of the decoding ladder (src/model/decode.ts) produced the labels. */
+export type DecodeRung = 'viterbi' | 'unary' | 'best-block';
+/** The rungs a caller can ask for; 'best-block' is only ever a fallback. */
+export type DecodeMode = Exclude<DecodeRung, 'best-block'>;
 
 export interface Extraction {
   /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */
@@ -153,7 +162,7 @@ export interface Extraction {
    * Which rung of the decoding ladder produced the labels (src/model/decode.ts): 'viterbi' or 'unary' as asked, or a
    * fallback ('unary' after an empty Viterbi result, 'best-block' when both kept nothing).
    */
-  decoder: 'viterbi' | 'unary' | 'best-block';
+  decoder: DecodeRung;
   /** Fingerprint of `text`; present when format is 'json' or the fingerprint option is set. */
   fingerprint?: Fingerprint;
   /** True when a limit cut the page (see config.ts); the result covers the first part only. */

@@ -1,4 +1,4 @@
-"""Label noise in the aligned block labels (issue 7 item 2): Dataset Cartography and PVI on the unary net.
+"""Label noise in the aligned block labels (training/reports/label-noise.md): Dataset Cartography and PVI on the unary net.
 
     /usr/bin/python3 training/train.py --set pith --config default --dynamics --out training/runs/pith-dynamics
     /usr/bin/python3 training/label_noise.py --run training/runs/pith-dynamics
@@ -61,7 +61,7 @@ SAMPLE_NOTES: dict = {
 }
 
 TEXT_SCRIPT = r"""
-import { loadPage } from '%(root)s/eval/corpus.ts';
+import { loadPage } from '%(root)s/dev/corpus.ts';
 import { parsePage } from '%(root)s/src/parse/page.ts';
 const wanted = JSON.parse(process.argv[2]);
 const out = {};

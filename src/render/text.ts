@@ -1,4 +1,4 @@
-// Plain-text output from labelled blocks (spec §10): kept blocks in order, a blank line at block breaks.
+// Plain-text output from labelled blocks (docs/design.md, Text output): kept blocks in order, a blank line at block breaks.
 
 export interface TextBlock {
   text: string;

@@ -15,7 +15,7 @@ import { isJobId, jobKeys, jobsBindings, parseChunkMessage, type ChunkMessage, t
 import { resultLine, type JobResult } from '../../bulk/ndjson.js';
 import { encodeSignature, signatureOf } from '../../bulk/near-duplicates.js';
 import { runPerHost } from '../../bulk/host-scheduler.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { settingsOf } from '../env.js';
 import { hostDelayMs, processArchived, processUrl, type UrlContext, type UrlOutcome } from './process-url.js';
 import { archivedPages } from './warc-source.js';

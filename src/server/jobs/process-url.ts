@@ -11,11 +11,12 @@ import { PithError } from '../../errors.js';
 import type { Extraction } from '../../types.js';
 import { isAllowed, parseRobots, robotsFromStatus, ALLOW_ALL, DISALLOW_ALL, type RobotsPolicy } from '../../bulk/robots.js';
 import type { JobResult } from '../../bulk/ndjson.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheLookup, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
 import { fetchPage, guardedFetch } from '../fetch-page.js';
-import { renderExtraction, type Format } from '../format.js';
+import { renderExtraction } from '../format.js';
+import type { OutputFormat as Format } from '../../types.js';
 import { checkTarget } from '../guard.js';
 import type { JobOptions } from './job-types.js';
 

@@ -10,7 +10,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { clusterSignatures, decodeSignature, NEAR_DUPLICATE_PARAMS } from '../../bulk/near-duplicates.js';
 import { enforceRateLimit, requireToken } from '../access.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { settingsOf, type Settings } from '../env.js';
 import { readLimited } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';

@@ -8,7 +8,7 @@
 import { PithError } from '../../errors.js';
 import { gunzipMembers } from '../../bulk/gzip-members.js';
 import { htmlPageOf, readWarcStream, WarcFormatError } from '../../bulk/warc.js';
-import { decodeBody } from '../fetch-page.js';
+import { decodeBody } from '../../parse/charset.js';
 import { CHUNK_SIZE, jobKeys, type JobsBindings } from './job-types.js';
 
 /** One archived page as stored for the consumer. */

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gunzipMembers } from '../../../src/bulk/gzip-members.js';
-import { rng } from '../../helpers/rng.js';
+import { mulberry32 as rng } from '../../../dev/rng.js';
 
 async function collect(bytes: Uint8Array, pieceBytes: number): Promise<Buffer> {
   async function* pieces(): AsyncGenerator<Uint8Array> {

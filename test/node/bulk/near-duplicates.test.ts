@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterSignatures, decodeSignature, encodeSignature, signatureOf } from '../../../src/bulk/near-duplicates.js';
-import { articleSentences } from '../../helpers/bulk-pages.js';
+import { articleSentences } from '../../../dev/bulk-pages.js';
 
 describe('near-duplicate clusters', () => {
   it('groups texts that differ in one sentence of twenty and nothing else', () => {

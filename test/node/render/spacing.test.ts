@@ -16,13 +16,13 @@ function allText(html: string): { spaced: string; reference: string } {
 describe('word boundaries between blocks', () => {
   it('keeps the space of a whitespace-only text node the collapsed DOM dropped (code listings)', () => {
     const { spaced, reference } = allText('<body><pre><code><span>from</span> <span>typing</span> <span>import</span> List</code></pre></body>');
-    expect(reference).toBe('fromtypingimport List'); // spec §10 as the reference does it
+    expect(reference).toBe('fromtypingimport List'); // the reference's concatenation (docs/design.md, Text output)
     expect(spaced).toBe('from typing import List');
   });
   it('adds no space inside a word split by inline markup', () => {
     expect(allText('<body><p><b>W</b>ord and <i>it</i>alic, <a href=x>AT&amp;T</a>s</p></body>').spaced).toBe('Word and italic, AT&Ts');
   });
-  it('separates blocks across a line break or block boundary that is not a block break of the spec', () => {
+  it('separates blocks across a line break or block boundary that is not a block break', () => {
     expect(allText('<body><p><span>one</span><br><span>two</span></p></body>').spaced).toMatch(/^one\s+two$/);
     expect(allText('<body><span>left</span><div><span>right</span></div></body>').spaced).toMatch(/^left\s+right$/);
   });

@@ -1,5 +1,5 @@
 // Bulk jobs end to end in workerd: the real queue, its consumers, R2 and the job's Durable Object, against
-// generated pages served from 127.0.0.1 (test/helpers/bulk-pages.ts).
+// generated pages served from 127.0.0.1 (dev/bulk-pages.ts).
 
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';

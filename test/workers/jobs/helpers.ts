@@ -10,7 +10,7 @@ import type { JobStatus } from '../../../src/server/jobs/job-types';
 const pagesPort = inject('bulkPagesPort');
 const refusingPort = inject('bulkRefusingPort');
 
-/** URL of a generated page (test/helpers/bulk-pages.ts). */
+/** URL of a generated page (dev/bulk-pages.ts). */
 export function bulk(path: string): string {
   return `http://127.0.0.1:${pagesPort}${path}`;
 }

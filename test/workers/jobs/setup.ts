@@ -3,7 +3,7 @@
 // robots.txt allows pith (except /private/) and one whose robots.txt refuses pith everywhere.
 
 import type { TestProject } from 'vitest/node';
-import { startBulkPageServer } from '../../helpers/bulk-pages.js';
+import { startBulkPageServer } from '../../../dev/bulk-pages.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const pages = await startBulkPageServer();

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rng } from './rng.js';
+import { mulberry32 as rng } from './rng.js';
 
 const STOP = ['the', 'and', 'of', 'to', 'in', 'a', 'is', 'that', 'for', 'it', 'with', 'as', 'was', 'on', 'by', 'this', 'from', 'at', 'which', 'are'];
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -140,11 +140,11 @@ export async function startBulkPageServer(options: { port?: number; refuseRobots
       case 'empty':
         return send(200, EMPTY_PAGE);
       case 'fixture.warc.gz':
-        return send(200, readFileSync(new URL('../fixtures/warc/pages.warc.gz', import.meta.url)), 'application/warc');
+        return send(200, readFileSync(new URL('../test/fixtures/warc/pages.warc.gz', import.meta.url)), 'application/warc');
       case 'fixture-page':
         try {
           if (!/^[a-z0-9-]+$/.test(parts[1] ?? '')) throw new Error('bad name');
-          return send(200, readFileSync(new URL(`../fixtures/pages/${parts[1]}/source.html`, import.meta.url)));
+          return send(200, readFileSync(new URL(`../test/fixtures/pages/${parts[1]}/source.html`, import.meta.url)));
         } catch {
           return send(404, '<h1>not found</h1>');
         }
