@@ -2,7 +2,7 @@
 // the jobs' Durable Object class (wrangler.toml binds all three).
 import { createApp } from './server/app.js';
 import { createJobsConsumer } from './server/jobs/consumer.js';
-import type { JobsEnv } from './server/jobs/job-types.js';
+import type { JobsEnv } from './server/jobs/bindings.js';
 import { workerExtractor } from './server/worker-extractor.js';
 
 export { JobState } from './server/jobs/job-state.js';

@@ -11,7 +11,8 @@
 //      backoff, and after max_retries it goes to the dead-letter queue.
 // Dead-letter queue: every URL of the chunk is recorded as failed (`dead_lettered`), so the job still finishes.
 
-import { isJobId, jobKeys, jobsBindings, parseChunkMessage, type ChunkMessage, type JobCounts, type JobMeta, type JobsEnv } from './job-types.js';
+import { isJobId, jobKeys, parseChunkMessage, type ChunkMessage, type JobCounts, type JobMeta } from './job-types.js';
+import { jobsBindings, type JobsEnv } from './bindings.js';
 import { resultLine, type JobResult } from '../../bulk/ndjson.js';
 import { encodeSignature, signatureOf } from '../../bulk/near-duplicates.js';
 import { runPerHost } from '../../bulk/host-scheduler.js';

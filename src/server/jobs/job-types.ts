@@ -1,9 +1,7 @@
 // What a job is made of: its options, the queue message of one chunk of URLs, its state and the R2 keys.
-// The bindings a job needs are declared in wrangler.toml (PITH_JOBS, PITH_JOB_BUCKET, PITH_JOB_QUEUE).
+// The bindings a job needs: bindings.ts.
 
-import { PithError } from '../../errors.js';
 import type { JobFormat } from '../../bulk/ndjson.js';
-import type { Env } from '../env.js';
 
 /** Options of a job, fixed when it is created and carried in every message. */
 export interface JobOptions {
@@ -64,30 +62,6 @@ export interface JobStatus extends JobCounts {
   total: number;
   createdAt: string;
   finishedAt: string | null;
-}
-
-/** The bindings of the jobs feature on top of the service's own. */
-export interface JobsEnv extends Env {
-  PITH_JOBS?: DurableObjectNamespace<import('./job-state.js').JobState>;
-  PITH_JOB_BUCKET?: R2Bucket;
-  PITH_JOB_QUEUE?: Queue<ChunkMessage>;
-  /** Most URLs in one job (default 10000). */
-  PITH_JOB_MAX_URLS?: string;
-}
-
-export interface JobsBindings {
-  jobs: DurableObjectNamespace<import('./job-state.js').JobState>;
-  bucket: R2Bucket;
-  queue: Queue<ChunkMessage>;
-}
-
-/** The three bindings, or an operator error naming the missing ones. */
-export function jobsBindings(env: JobsEnv | undefined): JobsBindings {
-  const missing = (['PITH_JOBS', 'PITH_JOB_BUCKET', 'PITH_JOB_QUEUE'] as const).filter((name) => env?.[name] === undefined);
-  if (missing.length > 0) {
-    throw new PithError('internal', `bulk jobs need the bindings ${missing.join(', ')} (see the jobs section of wrangler.toml)`);
-  }
-  return { jobs: env!.PITH_JOBS!, bucket: env!.PITH_JOB_BUCKET!, queue: env!.PITH_JOB_QUEUE! };
 }
 
 /** URLs per queue message: 20 URLs of at most MAX_URL_CHARS stay far below the 128 KB message limit. */

@@ -16,20 +16,8 @@ import { readLimited } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';
 import { parseOptions } from '../options.js';
 import { splitWarc } from './warc-source.js';
-import {
-  CHUNK_SIZE,
-  DEFAULT_MAX_URLS,
-  MAX_URL_CHARS,
-  isJobId,
-  jobKeys,
-  jobsBindings,
-  type ChunkMessage,
-  type JobMeta,
-  type JobOptions,
-  type JobsBindings,
-  type JobsEnv,
-  type JobStatus,
-} from './job-types.js';
+import { CHUNK_SIZE, DEFAULT_MAX_URLS, MAX_URL_CHARS, isJobId, jobKeys, type ChunkMessage, type JobMeta, type JobOptions, type JobStatus } from './job-types.js';
+import { jobsBindings, type JobsBindings, type JobsEnv } from './bindings.js';
 
 type JobsContext = Context<{ Bindings: JobsEnv }>;
 

@@ -9,7 +9,8 @@ import { PithError } from '../../errors.js';
 import { gunzipMembers } from '../../bulk/gzip-members.js';
 import { htmlPageOf, readWarcStream, WarcFormatError } from '../../bulk/warc.js';
 import { decodeBody } from '../../parse/charset.js';
-import { CHUNK_SIZE, jobKeys, type JobsBindings } from './job-types.js';
+import { CHUNK_SIZE, jobKeys } from './job-types.js';
+import { type JobsBindings } from './bindings.js';
 
 /** One archived page as stored for the consumer. */
 export interface ArchivedPage {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../../src/index';
 import type { JobResult } from '../../../src/bulk/ndjson';
 import { enqueueChunks, storeJob } from '../../../src/server/jobs/routes';
-import { jobKeys, jobsBindings, type ChunkMessage, type JobOptions, type JobsEnv } from '../../../src/server/jobs/job-types';
+import { jobKeys, type ChunkMessage, type JobOptions } from '../../../src/server/jobs/job-types';
+import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/bindings';
 import { baseEnv, call } from '../server/helpers';
 import { bulk, hits, jobResults, postJob, refusing, waitForJob } from './helpers';
 

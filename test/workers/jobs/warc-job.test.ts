@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { JobResult } from '../../../src/bulk/ndjson';
-import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/job-types';
+import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/bindings';
 import { baseEnv, call, errorOf } from '../server/helpers';
 import { bulk, jobResults, postJob, waitForJob } from './helpers';
 
