@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
-          globalSetup: ['test/workers/global-setup.ts'],
+          globalSetup: ['test/workers/global-setup.ts', 'test/workers/jobs/setup.ts'],
           testTimeout: 60_000,
         },
       },

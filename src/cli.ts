@@ -4,12 +4,14 @@
 // Exit codes: 0 success; 1 extraction or fetch failed (or, for batch, at least one page failed);
 // 2 usage error (unknown command or option, missing argument, file or folder not found).
 
-import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
+import { gunzipIfNeeded } from './html-bytes.js';
+import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchItem } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { decodeHtml } from './parse/charset.js';
@@ -30,12 +32,14 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
+  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
   pith <command> --help
 
 Commands:
   extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
-  batch     extract every .html and .html.gz file of a folder into one JSON line per page
+  batch     extract every .html and .html.gz file of a folder, or the HTML pages of WARC files, into one JSON line
+            per page, on all cores
 
 Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
 `;
@@ -65,16 +69,20 @@ The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta 
 `;
 
 const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
+       pith batch <file.warc[.gz]>... --out <file.jsonl>  [options]
 
-Extracts every .html and .html.gz file directly inside <dir> (sorted by name, not recursive) and writes one line
-per page: {"id": <file name without .html/.html.gz>, "text": <main text>, "fingerprint": {"simhash": <16 hex>},
-"ms": <extraction time>}. The fingerprint is always written (it costs about 0.1 ms a page): pages whose simhash
-values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in the library).
-A page that fails gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and the run goes on; the
-exit code is then 1. Progress goes to stderr.
+Extracts every .html and .html.gz file directly inside <dir> (sorted by name, not recursive), or every HTML page
+of WARC files (each "response" record with a 2xx HTML payload; .warc.gz may hold one gzip member per record), and
+writes one line per page: {"id": <file name without .html/.html.gz, or the record's URL>, "url": <the record's
+URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time>}. Lines come
+out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
+whose simhash values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in
+the library). A page that fails gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and the run
+goes on; the exit code is then 1. Progress goes to stderr.
 
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --jobs <n>, -j <n>        worker threads extracting at once (default: the number of cores, here ${availableParallelism()})
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
 `;
@@ -95,18 +103,8 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reading HTML
+// Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
 
-const isGzip = (bytes: Uint8Array): boolean => bytes[0] === 0x1f && bytes[1] === 0x8b;
-
-function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
-  if (!name.endsWith('.gz') && !isGzip(bytes)) return bytes;
-  try {
-    return gunzipSync(bytes);
-  } catch (err) {
-    throw new PithError('invalid_input', `${name} is not valid gzip: ${(err as Error).message}`);
-  }
-}
 
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
@@ -264,12 +262,7 @@ async function runExtract(args: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-const PAGE_FILE_RE = /\.html?(\.gz)?$/i;
-
-/** Id of a page file: its name without .html/.htm and .gz. */
-export function pageIdOf(fileName: string): string {
-  return basename(fileName).replace(PAGE_FILE_RE, '');
-}
+export { pageIdOf };
 
 async function runBatch(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -278,6 +271,7 @@ async function runBatch(args: string[]): Promise<number> {
     options: {
       out: { type: 'string', short: 'o' },
       'feature-set': { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -285,16 +279,27 @@ async function runBatch(args: string[]): Promise<number> {
     process.stdout.write(BATCH_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) throw new UsageError('batch needs one folder (see pith batch --help)');
+  if (positionals.length === 0) throw new UsageError('batch needs a folder or .warc/.warc.gz files (see pith batch --help)');
   if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
   const featureSet = featureSetOf(values['feature-set']);
-  const dir = positionals[0];
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
-
-  const files = readdirSync(dir)
-    .filter((f) => /\.html(\.gz)?$/i.test(f) && statSync(join(dir, f)).isFile())
-    .sort();
-  if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
+  const jobs = positiveIntOf('--jobs', values.jobs, availableParallelism());
+  let items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
+  let expected: number | null;
+  if (positionals.every(isWarcPath)) {
+    for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no such file: ${path}`);
+    items = (async function* () {
+      for (const path of positionals) yield* warcPages(path);
+    })();
+    expected = null;
+  } else {
+    if (positionals.length !== 1) throw new UsageError('batch takes one folder, or one or more .warc/.warc.gz files');
+    const dir = positionals[0];
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
+    const files = pageFilesOf(dir);
+    if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
+    items = files.map((path) => ({ id: pageIdOf(path), path }));
+    expected = files.length;
+  }
 
   const toStdout = values.out === '-';
   if (!toStdout && !existsSync(dirname(resolve(values.out)))) {
@@ -310,29 +315,16 @@ async function runBatch(args: string[]): Promise<number> {
 
   let failed = 0;
   const started = performance.now();
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i];
-    const id = pageIdOf(file);
-    const t0 = performance.now();
-    let line: Record<string, unknown>;
-    try {
-      const html = decodeHtml(gunzipIfNeeded(readFileSync(join(dir, file)), file));
-      const result = await extract(html, { featureSet, fingerprint: true });
-      line = { id, text: result.text, fingerprint: result.fingerprint ?? null, ms: round(performance.now() - t0) };
-    } catch (err) {
-      failed++;
-      line = { id, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
-    }
+  const total = await runBatchPool(items, { jobs, featureSet }, async (line, i) => {
+    if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await write(JSON.stringify(line) + '\n');
-    process.stderr.write(
-      `[${i + 1}/${files.length}] ${id} ${line.ms} ms${line.error ? ` FAILED: ${String(line.error)}` : ''}\n`,
-    );
-  }
+    process.stderr.write(`[${i + 1}${expected === null ? '' : `/${expected}`}] ${line.id} ${line.ms} ms${line.error ? ` FAILED: ${line.error}` : ''}\n`);
+  });
   if (!toStdout) await new Promise<void>((ok) => out.end(ok));
   const seconds = (performance.now() - started) / 1000;
   process.stderr.write(
-    `pith batch: ${files.length - failed} of ${files.length} pages in ${seconds.toFixed(1)} s` +
+    `pith batch: ${total - failed} of ${total} pages in ${seconds.toFixed(1)} s with ${jobs} job${jobs === 1 ? '' : 's'}` +
       (toStdout ? '' : ` -> ${values.out}`) +
       (failed ? `, ${failed} failed` : '') +
       '\n',

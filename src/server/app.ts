@@ -23,6 +23,7 @@ import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type
 import { checkTarget } from './guard.js';
 import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
+import { jobsRoutes } from './jobs/routes.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
 
 type AppEnv = { Bindings: Env };
@@ -186,6 +187,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   });
 
   app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)
+  app.route('/', jobsRoutes(extractor)); // POST /v1/jobs, GET /v1/jobs/<id>[/results|/duplicates] (jobs/routes.ts)
 
   // Unknown API paths are not targets.
   app.all('/v1/*', (c) => onNotFound(c));

@@ -35,8 +35,8 @@ const HIDDEN_MESSAGES: ReadonlySet<PithErrorCode> = new Set(['internal', 'model_
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
-function jsonError(status: number, code: string, message: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { ...JSON_HEADERS, ...extraHeaders } });
+function jsonError(status: number, code: string, message: string, extraHeaders: Record<string, string> = {}, extraFields: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, message, ...extraFields } }), { status, headers: { ...JSON_HEADERS, ...extraHeaders } });
 }
 
 /** The response for any thrown value. */
@@ -54,7 +54,8 @@ export function errorResponse(err: unknown): Response {
       console.error(`pith: ${err.code}: ${err.message}`);
       return jsonError(status, err.code, 'pith could not run its model; the operator has been told in the logs');
     }
-    return jsonError(status, err.code, err.message, headers);
+    // A request with several bad inputs (POST /v1/jobs) lists each one: {"refused": [{index, url, code, message}]}.
+    return jsonError(status, err.code, err.message, headers, Array.isArray(details.refused) ? { refused: details.refused } : {});
   }
   if (err instanceof HTTPException) {
     // Raised by hono itself (e.g. a malformed JSON body): a client error with hono's message.
