@@ -4,6 +4,7 @@
 import { DEFAULT_LIMITS, type Limits } from './config.js';
 import { PithError } from './errors.js';
 import { computeFeatures, featureNames } from './parse/features.js';
+import { computePageFeatures, pageFeatureNames } from './parse/page-context.js';
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
@@ -23,8 +24,13 @@ export interface ExtractOptions {
   limits?: Partial<Limits>;
   /** 'viterbi' (default) decodes with the pairwise net; 'unary' takes the per-block argmax. */
   decode?: 'viterbi' | 'unary';
-  /** Overrides the sidecar's pairwise weight. */
+  /** Overrides the sidecar's pairwise weight (of the stage that decodes). */
   lambda?: number;
+  /**
+   * 'page' (default when the model has one) runs the page-level second stage over the first pass's probabilities
+   * and decodes its potentials; 'block' decodes the first stage alone (the model before issue 10).
+   */
+  stage?: 'page' | 'block';
   /**
    * What to render besides `text` (always there): 'markdown' adds `markdown`, 'html' adds `html` (sanitised),
    * 'json' adds both. Default 'text'. Metadata is always read.
@@ -48,6 +54,7 @@ function assertModelMatchesCode(classifier: Classifier): void {
     ['unary', code.unary, info.unaryFeatureNames],
     ['edge', code.edge, info.edgeFeatureNames],
   ];
+  if (info.page) pairs.push(['page', pageFeatureNames(), info.page.featureNames]);
   for (const [kind, inCode, inModel] of pairs) {
     const n = Math.max(inCode.length, inModel.length);
     for (let i = 0; i < n; i++) {
@@ -86,14 +93,26 @@ export async function extractWith(classifier: Classifier, html: string, options:
   let labels: Uint8Array = new Uint8Array(nBlocks);
   let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
   let t3 = t2;
+  let tPage = t2;
   let decoder: DecodeRung = options.decode ?? 'viterbi';
+  if (options.stage !== undefined && options.stage !== 'page' && options.stage !== 'block') {
+    throw new PithError('invalid_input', `stage must be 'page' or 'block', got ${String(options.stage)}`);
+  }
+  const pageStage = options.stage !== 'block' && classifier.info.page !== undefined && classifier.predictPage !== undefined;
   if (nBlocks > 0) {
-    const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
-    unaryProbs = potentials.unary;
+    let potentials = await classifier.predict(features.unary, features.edge, nBlocks);
     t3 = performance.now();
+    let lambda = classifier.info.lambda;
+    if (pageStage) {
+      const pageFeatures = computePageFeatures(page, features, potentials.unary);
+      potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
+      lambda = classifier.info.page!.lambda;
+    }
+    tPage = performance.now();
+    unaryProbs = potentials.unary;
     const words = new Uint32Array(nBlocks);
     for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
-    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? classifier.info.lambda);
+    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? lambda);
     labels = decoded.labels;
     decoder = decoded.rung;
   }
@@ -143,7 +162,8 @@ export async function extractWith(classifier: Classifier, html: string, options:
       metadataMs: t1 - tParsed,
       featuresMs: t2 - t1,
       modelMs: t3 - t2,
-      viterbiMs: t4 - t3,
+      pageMs: tPage - t3,
+      viterbiMs: t4 - tPage,
       renderMs: t5 - t4,
       totalMs: t5 - t0,
     },

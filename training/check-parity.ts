@@ -18,6 +18,10 @@ interface GoldenPage {
   unary: number[];
   pairwise: number[];
   viterbiLabels: number[];
+  /** Present when the model has a page stage (training/page.py export). */
+  pageFeatures?: number[];
+  page?: number[];
+  pageViterbiLabels?: number[];
 }
 
 function maxAbsDiff(a: Float32Array, b: number[]): number {
@@ -31,6 +35,7 @@ const { values } = parseArgs({ options: { dir: { type: 'string', default: 'model
 const set = values.set as FeatureSetName;
 const golden = JSON.parse(readFileSync(join(values.dir, `${set}.golden.json`), 'utf8')) as {
   lambda: number;
+  pageLambda?: number;
   tolerance: number;
   pages: GoldenPage[];
 };
@@ -45,6 +50,20 @@ for (const page of golden.pages) {
   worst = Math.max(worst, diff);
   if (diff > golden.tolerance || !sameLabels) failed = true;
   console.log(`parity ${page.id}: ${page.nBlocks} blocks, max abs diff ${diff.toExponential(2)}, Viterbi labels ${sameLabels ? 'equal' : 'DIFFER'}`);
+  if (classifier.info.page) {
+    if (!page.pageFeatures || !page.page || !page.pageViterbiLabels || golden.pageLambda === undefined || !classifier.predictPage) {
+      console.log(`parity ${page.id}: the model has a page stage but the golden file has no page outputs: re-export it (training/page.py export)`);
+      failed = true;
+      continue;
+    }
+    const pp = await classifier.predictPage(Float32Array.from(page.pageFeatures), page.nBlocks);
+    const pageDiff = maxAbsDiff(pp, page.page);
+    const pageLabels = Array.from(viterbi({ unary: pp, pairwise: p.pairwise }, page.nBlocks, golden.pageLambda));
+    const samePage = pageLabels.join() === page.pageViterbiLabels.join();
+    worst = Math.max(worst, pageDiff);
+    if (pageDiff > golden.tolerance || !samePage) failed = true;
+    console.log(`parity ${page.id} page stage: max abs diff ${pageDiff.toExponential(2)}, Viterbi labels ${samePage ? 'equal' : 'DIFFER'}`);
+  }
 }
 console.log(`parity ${set}: max abs diff ${worst.toExponential(2)} (tolerance ${golden.tolerance}) ${failed ? 'FAILED' : 'ok'}`);
 process.exit(failed ? 1 : 0);

@@ -41,6 +41,11 @@ const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
   ['articles', w('article')], ['contents', w('content')], ['posts', w('post')], ['hentry', w('entry')],
   ['prose', w('text')], ['byline', w('author')], ['time', w('date')], ['published', w('date')],
   ['tags', w('tag')], ['headline', w('title')], ['heading', w('title')], ['pager', w('pagination')],
+  // news pages (issue 10): recirculation rails, native-ad widgets, appeals
+  ['trending', w('related')], ['popular', w('related')], ['recirc', w('related')], ['recirculation', w('related')],
+  ['outbrain', w('ad')], ['taboola', w('ad')], ['teaser', w('promo')], ['teasers', w('promo')], ['donate', w('promo')],
+  ['donation', w('promo')], ['paywall', w('subscribe')], ['membership', w('subscribe')], ['discussion', w('comment')],
+  ['respond', w('comment')],
 ]);
 
 export interface AncestorContext {

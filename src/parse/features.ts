@@ -24,6 +24,8 @@ export interface Features {
   /** [max(nBlocks - 1, 0), nEdge] row-major */
   edge: Float32Array;
   nBlocks: number;
+  /** [nBlocks] class-selector id of each block (equal ids = equal tag and class paths); for the page stage. */
+  selectorIds: Int32Array;
 }
 
 // ------------------------------------------------------------------------------------------------ names
@@ -322,7 +324,7 @@ const REPLY_LIKE = new RegExp(
   'iu',
 );
 /** An author line of a comment: "Ann says:", "Bob wrote:", "schreibt:", "a dit :". */
-const SAYS_LIKE = /(?:says|said|wrote|schreibt|a dit|escribió|scrive)\s*:\s*$/iu;
+const SAYS_LIKE = /(?:\bsays|\bsaid|\bwrote|\bschreibt|\ba dit|\bescribió|\bscrive)\s*:\s*$/iu;
 const STARTS_WITH_SEPARATOR = /^[•·|»›>\-–—*▪►→#]/u;
 const CONTAINS_SEPARATOR = /[|•·»›]/u;
 
@@ -388,7 +390,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   const nE = names.edge.length;
   const unary = new Float32Array(n * nU); // [nBlocks, nU] row-major
   const edge = new Float32Array(Math.max(n - 1, 0) * nE); // [nBlocks - 1, nE] row-major
-  if (n === 0) return { unary, edge, nBlocks: 0 };
+  if (n === 0) return { unary, edge, nBlocks: 0, selectorIds: new Int32Array(0) };
 
   // Body span in text order (spec §4.3): first leaf start to last leaf end.
   const bodyStart = blocks[0].props.startPosition;
@@ -573,5 +575,5 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       throw new PithError('internal', `feature set ${set}: wrote ${o - row} edge values, names list ${nE}`);
     }
   }
-  return { unary, edge, nBlocks: n };
+  return { unary, edge, nBlocks: n, selectorIds: selIds };
 }

@@ -24,4 +24,18 @@ describe('getWorkerClassifier (workerd)', () => {
       expect(Array.from(viterbi(p, page.nBlocks, golden.lambda)), `page ${page.id} labels`).toEqual(page.viterbiLabels);
     }
   });
+
+  it('runs the page stage and matches its golden PyTorch probabilities within 1e-5', async () => {
+    const classifier = await getWorkerClassifier();
+    expect(classifier.info.page, 'the bundled models/pith.json has no page stage').toBeDefined();
+    expect(classifier.info.page!.lambda).toBe(golden.pageLambda);
+    for (const page of golden.pages) {
+      const p = await classifier.predict(Float32Array.from(page.unaryFeatures), Float32Array.from(page.edgeFeatures), page.nBlocks);
+      const pp = await classifier.predictPage!(Float32Array.from(page.pageFeatures), page.nBlocks);
+      expect(maxAbsDiff(pp, page.page), `page ${page.id} page stage`).toBeLessThanOrEqual(1e-5);
+      expect(Array.from(viterbi({ unary: pp, pairwise: p.pairwise }, page.nBlocks, golden.pageLambda)), `page ${page.id} labels`).toEqual(
+        page.pageViterbiLabels,
+      );
+    }
+  });
 });

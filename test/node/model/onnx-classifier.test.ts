@@ -17,7 +17,11 @@ interface Golden {
     unary: number[];
     pairwise: number[];
     viterbiLabels: number[];
+    pageFeatures?: number[];
+    page?: number[];
+    pageViterbiLabels?: number[];
   }[];
+  pageLambda?: number;
 }
 
 function readGolden(set: FeatureSetName): Golden {
@@ -72,5 +76,30 @@ describe.each(['pith', 'paper'] as const)('ONNX classifier, %s models', (set) =>
     await expect(classifier.predict(new Float32Array(2 * (nU + 1)), new Float32Array(0), 2)).rejects.toMatchObject({
       code: 'model_mismatch',
     });
+  });
+});
+
+describe('ONNX classifier, pith page stage', () => {
+  it('has a page stage whose net reproduces the golden PyTorch probabilities and Viterbi labels', async () => {
+    const golden = readGolden('pith');
+    const classifier = await loadNodeClassifier('pith');
+    expect(classifier.info.page, 'models/pith.json has no page stage: run training/page.py export').toBeDefined();
+    expect(classifier.predictPage).toBeDefined();
+    expect(classifier.info.page!.lambda).toBe(golden.pageLambda);
+    for (const page of golden.pages) {
+      expect(page.pageFeatures, `golden page ${page.id} has no page features: re-export (training/page.py export)`).toBeDefined();
+      const p = await classifier.predict(Float32Array.from(page.unaryFeatures), Float32Array.from(page.edgeFeatures), page.nBlocks);
+      const pp = await classifier.predictPage!(Float32Array.from(page.pageFeatures!), page.nBlocks);
+      expect(maxAbsDiff(pp, page.page!), `page ${page.id} page stage`).toBeLessThanOrEqual(1e-5);
+      expect(Array.from(viterbi({ unary: pp, pairwise: p.pairwise }, page.nBlocks, golden.pageLambda!)), `page ${page.id} labels`).toEqual(
+        page.pageViterbiLabels,
+      );
+    }
+  });
+
+  it('rejects page features whose width disagrees with the sidecar', async () => {
+    const classifier = await loadNodeClassifier('pith');
+    const nP = classifier.info.page!.featureNames.length;
+    await expect(classifier.predictPage!(new Float32Array(2 * (nP + 1)), 2)).rejects.toMatchObject({ code: 'model_mismatch' });
   });
 });
