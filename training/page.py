@@ -242,7 +242,7 @@ def main():
     ap.add_argument("--data", help="dataset folder (default: the run's)")
     ap.add_argument("--models", default=os.path.join(ROOT, "models"), help="folder of the exported first stage")
     ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="export folder (default models/)")
-    ap.add_argument("--k", type=int, default=4, help="folds (folds)")
+    ap.add_argument("--k", type=int, default=3, help="folds (folds)")
     ap.add_argument("--config", default="page", help="training/config/<name>.py (train)")
     ap.add_argument("--lambda", dest="lam", type=float, help="page-stage lambda instead of the val choice (export)")
     args = ap.parse_args()

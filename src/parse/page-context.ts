@@ -10,7 +10,8 @@
 // - its sections (parent, grandparent, great-grandparent): their mean probability and share of the content;
 // - repetition: how often its subtree's tag and class signature repeats among siblings (cards, teasers), and the
 //   mean probability and size of all blocks with its tag-and-class path;
-// - near-duplicates: another block with the same letters and digits, and how much more likely that copy is;
+// - near-duplicates: another block with the same text up to case and outer spaces, and how much more likely that
+//   copy is;
 // - page totals: expected content words, their share, the share of blocks kept, the region's span;
 // - a few first-pass features by name (words, links, hidden, comments, heading, ...).
 import type { CdomNode } from '../types.js';
@@ -59,10 +60,34 @@ const N_FIRST = FIRST_NAMES_ALL.length;
 const clamp = (v: number, lo: number, hi: number): number => (v < lo ? lo : v > hi ? hi : v);
 const b2d = (b: boolean): number => (b ? 1 : -1);
 
-/** Letters and digits of a text, lower-cased: the key of near-duplicates ('' for texts without three words). */
+/** The key of near-duplicates: the trimmed text lower-cased ('' for texts without three words). */
 function nearDuplicateKey(text: string, words: number): string {
   if (words < 3) return '';
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return text.trim().toLowerCase();
+}
+
+const tagIds = new Map<string, number>();
+/** A small integer per tag name (module-wide: tag names are few). */
+function internId(tag: string): number {
+  let id = tagIds.get(tag);
+  if (id === undefined) {
+    if (tagIds.size > 10_000) tagIds.clear();
+    id = tagIds.size + 1;
+    tagIds.set(tag, id);
+  }
+  return id;
+}
+const classIds = new WeakMap<readonly string[], number>();
+let nextClassId = 1;
+/** An integer per class list object (the parse shares one list per class attribute; equal lists, equal ids). */
+function classListId(list: readonly string[] | undefined): number {
+  if (list === undefined || list.length === 0) return 0;
+  let id = classIds.get(list);
+  if (id === undefined) {
+    id = nextClassId++ & 0x3fffffff;
+    classIds.set(list, id);
+  }
+  return id;
 }
 
 /**
@@ -148,17 +173,26 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     if (lastLeaf[k] > lastLeaf[q]) lastLeaf[q] = lastLeaf[k];
   }
 
+  // Children of every node in CSR form (pre-order keeps them in document order).
+  const childStart = new Int32Array(m + 1);
+  for (let k = 1; k < m; k++) childStart[parentOf[k] + 1]++;
+  for (let k = 0; k < m; k++) childStart[k + 1] += childStart[k];
+  const childList = new Int32Array(Math.max(m - 1, 0));
+  {
+    const fill = childStart.slice(0, m);
+    for (let k = 1; k < m; k++) childList[fill[parentOf[k]]++] = k;
+  }
+
   // Dominant regions: descend from the root into the child holding at least `share` of the mass.
-  const children: number[][] = Array.from({ length: m }, () => []);
-  for (let k = 1; k < m; k++) children[parentOf[k]].push(k);
   const regionOf = (share: number): number => {
     if (m === 0) return -1;
     let r = 0;
     for (;;) {
       let next = -1;
-      for (const c of children[r]) {
-        if (nodeMass[c] >= share * mass && nodeMass[c] > 0) {
-          next = c;
+      for (let c = childStart[r]; c < childStart[r + 1]; c++) {
+        const kid = childList[c];
+        if (nodeMass[kid] >= share * mass && nodeMass[kid] > 0) {
+          next = kid;
           break;
         }
       }
@@ -168,16 +202,16 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   };
   const region = regionOf(0.5);
   const region80 = regionOf(0.8);
-  const onPath = (r: number): Int32Array => {
-    const mark = new Int32Array(m).fill(0);
+  const onPath = (r: number): Uint8Array => {
+    const mark = new Uint8Array(m);
     for (let k = r; k >= 0; k = parentOf[k]) mark[k] = 1;
     return mark;
   };
   const regionPath = region >= 0 ? onPath(region) : null;
   const region80Path = region80 >= 0 ? onPath(region80) : null;
-  /** Tree hops from leaf node `k` to region `r` (whose root path is marked in `path`); 0 hops up = inside. */
+  /** Tree hops from leaf node `k` to region `r` (whose root path is marked in `path`); sets `hopsInside`. */
   let hopsInside = false;
-  const hops = (k: number, r: number, path: Int32Array): number => {
+  const hops = (k: number, r: number, path: Uint8Array): number => {
     let x = k;
     let up = 0;
     while (x >= 0 && path[x] === 0) {
@@ -188,31 +222,40 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     return x < 0 ? up : up + depth[r] - depth[x];
   };
 
-  // Sibling repetition: how many siblings share a node's tag-and-class signature.
-  const repeat = new Int32Array(m).fill(1);
-  const signature = (node: CdomNode): string => {
-    let s = '';
+  // Sibling repetition: how many siblings share a node's tag-and-class signature (a bare text leaf has none).
+  // Signatures are hashed from interned tag names and class lists (class lists are shared per class attribute).
+  const sig = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const node = nodes[k];
+    if (node.tags.length === 1 && node.children.length === 0) {
+      sig[k] = -1;
+      continue;
+    }
+    let h1 = 0x811c9dc5;
+    let h2 = 0x01000193;
     for (let i = 0; i < node.tags.length; i++) {
-      s += node.tags[i];
-      const cls = node.classNames[i];
-      if (cls) for (let j = 0; j < cls.length; j++) s += '.' + cls[j];
-      s += '>';
+      const t = internId(node.tags[i]);
+      const c = classListId(node.classNames[i]);
+      h1 = Math.imul(h1 ^ t, 0x01000193) ^ Math.imul(c, 0x9e3779b1);
+      h2 = Math.imul(h2 + t * 31 + c, 0x85ebca6b) ^ (h2 >>> 13);
     }
-    return s;
-  };
-  const counts = new Map<string, number>();
+    sig[k] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+  }
+  const repeat = new Int32Array(m).fill(1);
+  const counts = new Map<number, number>();
   for (let q = 0; q < m; q++) {
-    const kids = children[q];
-    if (kids.length < 2) continue;
+    const a = childStart[q];
+    const b = childStart[q + 1];
+    if (b - a < 2) continue;
     counts.clear();
-    const sigs: string[] = new Array(kids.length);
-    for (let j = 0; j < kids.length; j++) {
-      const node = nodes[kids[j]];
-      if (node.tags.length === 1 && node.children.length === 0) continue; // a bare text leaf is no card
-      sigs[j] = signature(node);
-      counts.set(sigs[j], (counts.get(sigs[j]) ?? 0) + 1);
+    for (let c = a; c < b; c++) {
+      const g = sig[childList[c]];
+      if (g >= 0) counts.set(g, (counts.get(g) ?? 0) + 1);
     }
-    for (let j = 0; j < kids.length; j++) if (sigs[j] !== undefined) repeat[kids[j]] = counts.get(sigs[j]) ?? 1;
+    for (let c = a; c < b; c++) {
+      const g = sig[childList[c]];
+      if (g >= 0) repeat[childList[c]] = counts.get(g) ?? 1;
+    }
   }
 
   // Class-path groups: word-weighted mean p of all blocks with the same tag-and-class path.
@@ -252,6 +295,8 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   const pageContentShare = mass / Math.max(totalWords, 1);
   const pageKept = kept[n] / n;
 
+  const sectionMean = new Float64Array(3);
+  const sectionShare = new Float64Array(3);
   for (let i = 0; i < n; i++) {
     let o = i * nP;
     const pi = p[i];
@@ -287,8 +332,6 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     out[o++] = k >= 0 && region80Path !== null ? Math.log1p(hops(k, region80, region80Path)) : 0;
     // sections: parent, grandparent, great-grandparent
     let a = k >= 0 ? parentOf[k] : -1;
-    const sectionMean = new Float64Array(3);
-    const sectionShare = new Float64Array(3);
     for (let level = 0; level < 3; level++) {
       if (a >= 0) {
         sectionMean[level] = nodeWords[a] > 0 ? nodeMass[a] / nodeWords[a] : pi;
