@@ -107,8 +107,10 @@ export async function extractWith(classifier: Classifier, html: string, options:
       const pageFeatures = computePageFeatures(page, features, potentials.unary);
       potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
       lambda = classifier.info.page!.lambda;
+      tPage = performance.now();
+    } else {
+      tPage = t3;
     }
-    tPage = performance.now();
     unaryProbs = potentials.unary;
     const words = new Uint32Array(nBlocks);
     for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
