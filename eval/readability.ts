@@ -7,6 +7,8 @@ import { parseHTML } from 'linkedom';
 export interface ReadabilityResult {
   /** Plain text of the article ('' when Readability finds none or fails). */
   text: string;
+  /** Readability's article HTML ('' when none). */
+  html: string;
   title: string | null;
   /** Set when Readability threw; the text is then ''. */
   error?: string;
@@ -21,8 +23,8 @@ export function readabilityExtract(html: string): ReadabilityResult {
   try {
     const { document } = parseHTML(html);
     const article = new Readability(document as unknown as Document).parse();
-    return { text: article?.textContent ?? '', title: article?.title ?? null };
+    return { text: article?.textContent ?? '', html: article?.content ?? '', title: article?.title ?? null };
   } catch (err) {
-    return { text: '', title: null, error: err instanceof Error ? err.message : String(err) };
+    return { text: '', html: '', title: null, error: err instanceof Error ? err.message : String(err) };
   }
 }

@@ -23,6 +23,7 @@ import { alignBlocks } from '../dev/align.js';
 import { iterateCorpus, PAGE_TYPES, type CorpusPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
+import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit, textOfHtml } from './readability-pages.js';
 import { requireModels } from './require-models.js';
 import {
   blockMetrics,
@@ -30,6 +31,7 @@ import {
   emptyBlockCounts,
   scorePage,
   summarise,
+  wordF1,
   type BlockCounts,
   type BlockMetrics,
   type PageReference,
@@ -48,16 +50,20 @@ interface SystemDef {
   blocks: boolean;
   /** Feature set of a pith row. */
   set?: FeatureSetName;
+  decode?: 'viterbi' | 'unary';
+  /** 'block': the first stage alone (the page stage skipped). */
+  stage?: 'page' | 'block';
 }
 
 const SYSTEMS: readonly SystemDef[] = [
   { key: 'all', label: 'all text (every block)', blocks: true },
   { key: 'nothing', label: 'nothing', blocks: true },
   { key: 'readability', label: 'Readability.js (linkedom)', blocks: false },
-  { key: 'paper-unary', label: 'pith, paper features, unary only', blocks: true, set: 'paper' },
-  { key: 'paper', label: 'pith, paper features', blocks: true, set: 'paper' },
-  { key: 'pith-unary', label: 'pith, pith features, unary only', blocks: true, set: 'pith' },
-  { key: 'pith', label: 'pith, pith features', blocks: true, set: 'pith' },
+  { key: 'paper-unary', label: 'pith, paper features, unary only', blocks: true, set: 'paper', decode: 'unary' },
+  { key: 'paper', label: 'pith, paper features', blocks: true, set: 'paper', decode: 'viterbi' },
+  { key: 'pith-block', label: 'pith, pith features, first stage only', blocks: true, set: 'pith', decode: 'viterbi', stage: 'block' },
+  { key: 'pith-unary', label: 'pith, pith features + page stage, unary only', blocks: true, set: 'pith', decode: 'unary' },
+  { key: 'pith', label: 'pith, pith features + page stage', blocks: true, set: 'pith', decode: 'viterbi' },
 ];
 
 interface SystemResult {
@@ -75,6 +81,8 @@ export interface Floor {
   split: string;
   /** Minimum macro word-F1 per system key. */
   wordF1: Record<string, number>;
+  /** Minimum macro word-F1 on the validation part of the Readability.js test pages, per system key. */
+  readabilityWordF1?: Record<string, number>;
   note?: string;
 }
 
@@ -89,6 +97,7 @@ function parseCli() {
       split: { type: 'string', default: 'val' },
       limit: { type: 'string' },
       'no-floor': { type: 'boolean', default: false },
+      'no-readability': { type: 'boolean', default: false },
       sets: { type: 'string', default: 'paper,pith' },
       'results-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -96,8 +105,9 @@ function parseCli() {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--sets paper,pith] [--results-dir DIR]\n' +
-        'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus.\n',
+      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--no-readability] [--sets paper,pith] [--results-dir DIR]\n' +
+        'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus,\n' +
+        'then (full val runs) on the validation part of the Readability.js test pages.\n',
     );
     process.exit(0);
   }
@@ -111,7 +121,10 @@ function parseCli() {
   const sets = values.sets.split(',').map((x) => x.trim()).filter(Boolean);
   for (const set of sets) if (set !== 'paper' && set !== 'pith') usage(`--sets takes paper and/or pith, not ${set}`);
   if (sets.length === 0) usage('--sets needs at least one feature set');
-  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir: values['results-dir'] };
+  return {
+    split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir: values['results-dir'],
+    noReadability: values['no-readability'],
+  };
 }
 
 const reference = (p: CorpusPage): PageReference => ({
@@ -171,7 +184,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
-  const { split, limit, checkFloor, sets, resultsDir: resultsDirOption } = parseCli();
+  const { split, limit, checkFloor, sets, resultsDir: resultsDirOption, noReadability } = parseCli();
   const resultsDir = resultsDirOption ?? RESULTS_DIR;
   requireModels(sets, 'run-eval');
   const systems = SYSTEMS.filter((s) => !s.set || sets.includes(s.set));
@@ -205,11 +218,12 @@ async function main(): Promise<void> {
 
     // pith, both feature sets, Viterbi and unary-only.
     const extractions = new Map<string, Extraction | null>();
-    for (const set of sets) {
-      for (const decode of ['unary', 'viterbi'] as const) {
-        const key = decode === 'unary' ? `${set}-unary` : set;
+    for (const system of systems) {
+      if (!system.set) continue;
+      const { key, set, decode, stage } = system;
+      {
         try {
-          const [x, elapsed] = await timed(() => extract(page.html, { url: page.url || undefined, featureSet: set, decode }));
+          const [x, elapsed] = await timed(() => extract(page.html, { url: page.url || undefined, featureSet: set, decode, stage }));
           modelVersions[set] = x.modelVersion;
           extractions.set(key, x);
           record(key, x.text, elapsed);
@@ -284,6 +298,8 @@ async function main(): Promise<void> {
     }
   }
 
+  const readabilityResults = full && split === 'val' && !noReadability ? await evalReadabilityPages(sets) : null;
+
   const outBase = full && split === 'val' ? 'latest' : 'partial';
   mkdirSync(resultsDir, { recursive: true });
   const json = {
@@ -298,6 +314,7 @@ async function main(): Promise<void> {
     elapsedS,
     command: ['npm run eval', ...process.argv.slice(2)].join(' ').replace('npm run eval ', 'npm run eval -- '),
     systems: results.map(({ errors: errs, ...rest }) => ({ ...rest, errors: errs })),
+    readabilityPages: readabilityResults,
     perPage: Object.fromEntries(
       systems.map((s) => [s.key, (scores.get(s.key) ?? []).map((p) => ({ id: p.id, pageType: p.pageType, f1: round4(p.f1) }))]),
     ),
@@ -311,7 +328,8 @@ async function main(): Promise<void> {
     `snippet shares are averaged over pages that have snippets; block metrics are pooled over all blocks against ` +
     `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See dev/score.ts.\n\n` +
     renderTable(results, typeCounts, true) +
-    '\n';
+    '\n' +
+    (readabilityResults ? `\n${readabilityResults.title}\n\n${renderReadabilityTable(readabilityResults.rows, true)}\n` : '');
   writeFileSync(join(resultsDir, `${outBase}.md`), md);
   process.stdout.write(`wrote ${join(resultsDir, outBase)}.json and .md\n`);
 
@@ -333,6 +351,12 @@ async function main(): Promise<void> {
     else if (r.summary.f1 < min) failures.push(`${key} word-F1 ${r.summary.f1.toFixed(4)} < floor ${min}`);
     else process.stdout.write(`floor: ${key} word-F1 ${r.summary.f1.toFixed(4)} >= ${min} ok\n`);
   }
+  for (const [key, min] of Object.entries(floor.readabilityWordF1 ?? {})) {
+    const r = readabilityResults?.rows.find((x) => x.key === key);
+    if (!r) process.stdout.write(`floor: Readability pages ${key} not run, not checked\n`);
+    else if (r.f1 < min) failures.push(`Readability pages ${key} word-F1 ${r.f1.toFixed(4)} < floor ${min}`);
+    else process.stdout.write(`floor: Readability pages ${key} word-F1 ${r.f1.toFixed(4)} >= ${min} ok\n`);
+  }
   if (failures.length > 0) {
     process.stderr.write(`run-eval: below the committed floor (eval/floor.json):\n  ${failures.join('\n  ')}\n`);
     process.exitCode = 1;
@@ -340,6 +364,88 @@ async function main(): Promise<void> {
 }
 
 const round4 = (v: number): number => Math.round(v * 10_000) / 10_000;
+
+interface ReadabilityRow {
+  key: string;
+  label: string;
+  f1: number;
+  precision: number;
+  recall: number;
+  errors: number;
+}
+
+function renderReadabilityTable(rows: ReadabilityRow[], markdown: boolean): string {
+  const header = ['system', 'word-F1', 'P', 'R'];
+  const cells = rows.map((r) => [r.label, fmt(r.f1), fmt(r.precision), fmt(r.recall)]);
+  if (markdown) {
+    const line = (c: string[]) => `| ${c.join(' | ')} |`;
+    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...cells.map(line)].join('\n');
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+/**
+ * The second table: the fixed validation part of the Readability.js test pages (eval/readability-pages.ts), word-F1,
+ * precision and recall against the article text its maintainers expect, macro over pages.
+ */
+async function evalReadabilityPages(sets: FeatureSetName[]): Promise<{ title: string; pages: number; rows: ReadabilityRow[]; perPage: Record<string, { slug: string; f1: number }[]> }> {
+  const split = readReadabilitySplit();
+  const rows: { key: string; label: string; run: (html: string) => Promise<string> }[] = [
+    {
+      key: 'all',
+      label: 'all text (every block)',
+      run: async (html) => {
+        const parsed = parsePage(html, { url: READABILITY_PAGE_URL });
+        const blocks = parsed.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
+        return renderText(blocks, new Uint8Array(blocks.length).fill(1), (a, b) =>
+          spaceBetween(parsed.blocks[a].domNode as DomNode, parsed.blocks[b].domNode as DomNode));
+      },
+    },
+    { key: 'nothing', label: 'nothing', run: async () => '' },
+    // Readability's article HTML as text the way the expected HTML is read (text nodes joined by spaces): its
+    // textContent glues words at tag boundaries, which would cost it recall against its own expected output.
+    { key: 'readability', label: 'Readability.js (linkedom)', run: async (html) => textOfHtml(readabilityExtract(html).html) },
+  ];
+  if (sets.includes('paper')) {
+    rows.push({ key: 'paper', label: 'pith, paper features', run: async (html) => (await extract(html, { url: READABILITY_PAGE_URL, featureSet: 'paper' })).text });
+  }
+  if (sets.includes('pith')) {
+    rows.push(
+      { key: 'pith-block', label: 'pith, pith features, first stage only', run: async (html) => (await extract(html, { url: READABILITY_PAGE_URL, stage: 'block' })).text },
+      { key: 'pith', label: 'pith, pith features + page stage', run: async (html) => (await extract(html, { url: READABILITY_PAGE_URL })).text },
+    );
+  }
+  const scores = new Map<string, { slug: string; precision: number; recall: number; f1: number }[]>(rows.map((r) => [r.key, []]));
+  const errors = new Map<string, number>(rows.map((r) => [r.key, 0]));
+  for (const slug of split.val) {
+    const page = loadReadabilityPage(slug);
+    for (const row of rows) {
+      let text = '';
+      try {
+        text = await row.run(page.html);
+      } catch {
+        errors.set(row.key, (errors.get(row.key) ?? 0) + 1);
+      }
+      scores.get(row.key)!.push({ slug, ...wordF1(text, page.expectedText) });
+    }
+  }
+  const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const result: ReadabilityRow[] = rows.map((r) => {
+    const s = scores.get(r.key)!;
+    return { key: r.key, label: r.label, f1: mean(s.map((x) => x.f1)), precision: mean(s.map((x) => x.precision)), recall: mean(s.map((x) => x.recall)), errors: errors.get(r.key) ?? 0 };
+  });
+  const title = `Readability.js test pages, validation part (eval/readability-split.json, split by site), ${split.val.length} pages`;
+  process.stdout.write(`\n${title}\n\n${renderReadabilityTable(result, false)}\n`);
+  for (const r of result) if (r.errors > 0) process.stdout.write(`${r.label}: ${r.errors} page(s) failed\n`);
+  return {
+    title,
+    pages: split.val.length,
+    rows: result,
+    perPage: Object.fromEntries(rows.map((r) => [r.key, scores.get(r.key)!.map((x) => ({ slug: x.slug, f1: round4(x.f1) }))])),
+  };
+}
 
 main().catch((err: unknown) => {
   process.stderr.write(`run-eval: ${(err as Error).stack ?? String(err)}\n`);

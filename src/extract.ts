@@ -4,6 +4,7 @@
 import { DEFAULT_LIMITS, type Limits } from './config.js';
 import { PithError } from './errors.js';
 import { computeFeatures, featureNames } from './parse/features.js';
+import { computePageFeatures, pageFeatureNames } from './parse/page-context.js';
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
@@ -25,8 +26,13 @@ export interface ExtractOptions {
   limits?: Partial<Limits>;
   /** 'viterbi' (default) decodes with the pairwise net; 'unary' takes the per-block argmax. */
   decode?: DecodeMode;
-  /** Overrides the sidecar's pairwise weight. */
+  /** Overrides the sidecar's pairwise weight (of the stage that decodes). */
   lambda?: number;
+  /**
+   * 'page' (default when the model has one) runs the page-level second stage over the first pass's probabilities
+   * and decodes its potentials; 'block' decodes the first stage alone (the model before issue 10).
+   */
+  stage?: 'page' | 'block';
   /**
    * What to render besides `text` (always there): 'markdown' adds `markdown`, 'html' adds `html` (sanitised),
    * 'json' adds both. Default 'text'. Metadata is always read.
@@ -44,12 +50,14 @@ const checkedClassifiers = new WeakSet<Classifier>();
 /** Feature names of the code must equal those the model was trained on (model/sidecar.ts); checked once per classifier. */
 function assertModelMatchesCode(classifier: Classifier): void {
   if (checkedClassifiers.has(classifier)) return;
-  checkSidecar(classifier.info, featureNames(classifier.info.featureSet));
+  const { info } = classifier;
+  const code = featureNames(info.featureSet);
+  checkSidecar(info, { ...code, ...(info.page ? { page: pageFeatureNames() } : {}) });
   checkedClassifiers.add(classifier);
 }
 
 /** The stage the pipeline is in, for the message of an unexpected failure. */
-type Stage = 'parsing' | 'reading metadata' | 'computing features' | 'running the model' | 'decoding' | 'rendering';
+type Stage = 'parsing' | 'reading metadata' | 'computing features' | 'running the model' | 'running the page stage' | 'decoding' | 'rendering';
 
 /**
  * The whole pipeline. Every failure surfaces as a PithError: the pipeline's own keep their code, anything else
@@ -99,16 +107,31 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   let labels: Uint8Array = new Uint8Array(nBlocks);
   let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
   let t3 = t2;
+  let tPage = t2;
   let decoder: DecodeRung = options.decode ?? 'viterbi';
+  if (options.stage !== undefined && options.stage !== 'page' && options.stage !== 'block') {
+    throw new PithError('invalid_input', `stage must be 'page' or 'block', got ${String(options.stage)}`);
+  }
+  const pageStage = options.stage !== 'block' && classifier.info.page !== undefined && classifier.predictPage !== undefined;
   if (nBlocks > 0) {
     progress.stage = 'running the model';
-    const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
-    unaryProbs = potentials.unary;
+    let potentials = await classifier.predict(features.unary, features.edge, nBlocks);
     t3 = performance.now();
+    let lambda = classifier.info.lambda;
+    if (pageStage) {
+      progress.stage = 'running the page stage';
+      const pageFeatures = computePageFeatures(page, features, potentials.unary);
+      potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
+      lambda = classifier.info.page!.lambda;
+      tPage = performance.now();
+    } else {
+      tPage = t3;
+    }
+    unaryProbs = potentials.unary;
     progress.stage = 'decoding';
     const words = new Uint32Array(nBlocks);
     for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
-    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? classifier.info.lambda);
+    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? lambda);
     labels = decoded.labels;
     decoder = decoded.rung;
   }
@@ -159,7 +182,8 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
       metadataMs: t1 - tParsed,
       featuresMs: t2 - t1,
       modelMs: t3 - t2,
-      viterbiMs: t4 - t3,
+      pageMs: tPage - t3,
+      viterbiMs: t4 - tPage,
       renderMs: t5 - t4,
       totalMs: t5 - t0,
     },

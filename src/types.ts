@@ -90,7 +90,10 @@ export interface Timings {
   /** Page metadata (title, author, dates, ...), after the parse (set by extract()). */
   metadataMs?: number;
   featuresMs: number;
+  /** Both first-stage nets. */
   modelMs: number;
+  /** The page-level second stage: its features and its net (0 when it did not run). */
+  pageMs?: number;
   viterbiMs: number;
   /** Text (+ markdown / html), word count and fingerprint. */
   renderMs: number;
@@ -189,6 +192,8 @@ export interface ModelInfo {
   lambda: number;
   unaryFeatureNames: string[];
   edgeFeatureNames: string[];
+  /** The page-level second stage, when the model has one: its feature names and Viterbi weight. */
+  page?: { featureNames: string[]; lambda: number };
 }
 
 /**
@@ -202,4 +207,9 @@ export interface Classifier {
    * edgeFeatures:  [nBlocks - 1, edgeFeatureNames.length] row-major
    */
   predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number): Promise<Potentials>;
+  /**
+   * The second stage (present when `info.page` is): content probabilities from the page features.
+   * pageFeatures: [nBlocks, info.page.featureNames.length] row-major, raw -> [nBlocks, 2] row-major.
+   */
+  predictPage?(pageFeatures: Float32Array, nBlocks: number): Promise<Float32Array>;
 }

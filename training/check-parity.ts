@@ -18,6 +18,12 @@ for (const page of parity.pages) {
   console.log(
     `parity ${page.id}: ${page.nBlocks} blocks, max abs diff ${page.maxAbsDiff.toExponential(2)}, Viterbi labels ${page.sameLabels ? 'equal' : 'DIFFER'}`,
   );
+  if (page.page) {
+    const what = Number.isFinite(page.page.maxAbsDiff)
+      ? `max abs diff ${page.page.maxAbsDiff.toExponential(2)}, Viterbi labels ${page.page.sameLabels ? 'equal' : 'DIFFER'}`
+      : 'no page outputs in the golden file: re-export it (training/page.py export)';
+    console.log(`parity ${page.id} page stage: ${what}`);
+  }
 }
 console.log(`parity ${set}: max abs diff ${parity.maxAbsDiff.toExponential(2)} (tolerance ${golden.tolerance}) ${parity.ok ? 'ok' : 'FAILED'}`);
 process.exit(parity.ok ? 0 : 1);

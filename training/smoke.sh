@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI smoke test of the training code (issue 3 item 8): dump a handful of pages, train the smoke config for a few
-# steps, export to a temp dir and check PyTorch vs onnxruntime-web parity. About a minute; non-zero on any failure.
+# steps, export to a temp dir and check PyTorch vs onnxruntime-web parity; then the page stage the same way (two
+# fold nets, the out-of-fold page dump, the page net, its export and parity). Non-zero on any failure.
 #
 #   training/smoke.sh            (from anywhere; needs /usr/bin/python3 with torch, numpy, onnx)
 set -euo pipefail
@@ -16,6 +17,13 @@ start=$(date +%s)
 npm run --silent dump -- --set "$SET" --limit 30 --out "$DATA"
 "$PY" training/train.py --set "$SET" --config smoke --data "$DATA" --out "$RUN"
 "$PY" training/export.py --set "$SET" --run "$RUN" --out "$OUT"   # fails unless parity holds
+if [ "$SET" = pith ]; then
+  "$PY" training/page.py folds --run "$RUN" --data "$DATA" --models "$OUT" --k 2
+  npm run --silent dump:page -- --data "$DATA" --run "$RUN" --models "$OUT"
+  "$PY" training/page.py train --config smoke --run "$RUN" --data "$DATA"
+  "$PY" training/page.py export --run "$RUN" --data "$DATA" --out "$OUT"   # fails unless parity holds
+  test -s "$OUT/$SET-page.onnx" || { echo "smoke: $SET-page.onnx was not written" >&2; exit 1; }
+fi
 for f in "$SET-unary.onnx" "$SET-pairwise.onnx" "$SET.json" "$SET.golden.json"; do
   test -s "$OUT/$f" || { echo "smoke: $f was not written" >&2; exit 1; }
 done

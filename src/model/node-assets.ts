@@ -77,8 +77,11 @@ async function load(set: FeatureSetName, folder: string): Promise<Classifier> {
   if (sidecar.featureSet !== set) {
     throw new PithError('model_mismatch', `${join(folder, `${set}.json`)} is for feature set ${sidecar.featureSet}, not ${set}: re-export the model`);
   }
+  const page = sidecar.page
+    ? await readAsset(join(folder, `${set}-page.onnx`), `export the page stage (training/page.py export), or re-export ${set}.json without it`)
+    : undefined;
   const require = createRequire(import.meta.url);
   const wasmPath = require.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm');
   const binary = await readAsset(wasmPath, 'reinstall onnxruntime-web (npm install)');
-  return createOnnxClassifier({ unary, pairwise, sidecar, wasm: { binary } });
+  return createOnnxClassifier({ unary, pairwise, page, sidecar, wasm: { binary } });
 }

@@ -22,6 +22,8 @@ export interface ClassifierAssets {
   unary: Uint8Array;
   /** models/<set>-pairwise.onnx */
   pairwise: Uint8Array;
+  /** models/<set>-page.onnx: the page-level second stage; required when the sidecar has `page`. */
+  page?: Uint8Array;
   /** models/<set>.json, parsed */
   sidecar: Sidecar;
   wasm: OrtWasm;
@@ -164,6 +166,14 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
   const pairwiseSession = await createSession(assets.pairwise, `models/${sidecar.featureSet}-pairwise.onnx`);
   const unary = makeNet(unarySession, 2, sidecar.unaryMean, sidecar.unaryStd);
   const pairwise = makeNet(pairwiseSession, 4, sidecar.edgeMean, sidecar.edgeStd);
+  let page: Net | null = null;
+  if (sidecar.page) {
+    if (!assets.page) {
+      throw new PithError('model_missing', `models/${sidecar.featureSet}.json describes a page stage but models/${sidecar.featureSet}-page.onnx was not given: re-export the model (training/page.py export)`);
+    }
+    const pageSession = await createSession(assets.page, `models/${sidecar.featureSet}-page.onnx`);
+    page = makeNet(pageSession, 2, sidecar.page.mean, sidecar.page.std);
+  }
   const clip = sidecar.featureClip ?? 0;
   const info = sidecarInfo(sidecar);
 
@@ -174,7 +184,9 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
     return result;
   };
 
-  for (const [net, file] of [[unary, 'unary'], [pairwise, 'pairwise']] as const) {
+  const nets: Array<[Net, string]> = [[unary, 'unary'], [pairwise, 'pairwise']];
+  if (page) nets.push([page, 'page']);
+  for (const [net, file] of nets) {
     try {
       await runNet(net, new Float32Array(2 * net.nFeatures), 2); // [1, 2, nFeatures] zeros
     } catch (err) {
@@ -185,7 +197,7 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
     }
   }
 
-  return {
+  const classifier: Classifier = {
     info,
     predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number): Promise<Potentials> {
       const nEdges = Math.max(nBlocks - 1, 0);
@@ -206,4 +218,16 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
       }));
     },
   };
+  if (page) {
+    const pageNet = page;
+    classifier.predictPage = (pageFeatures: Float32Array, nBlocks: number): Promise<Float32Array> => {
+      if (!Number.isInteger(nBlocks) || nBlocks < 0 || pageFeatures.length !== nBlocks * pageNet.nFeatures) {
+        return Promise.reject(
+          new PithError('model_mismatch', `page features of ${nBlocks} blocks need ${nBlocks} × ${pageNet.nFeatures} values, got ${pageFeatures.length}: feature code and models/${sidecar.featureSet}.json disagree`),
+        );
+      }
+      return serialised(() => runNet(pageNet, standardise(pageFeatures, pageNet, clip), nBlocks)); // [nBlocks, 2]
+    };
+  }
+  return classifier;
 }

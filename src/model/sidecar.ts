@@ -35,6 +35,20 @@ export interface Sidecar {
   dataHash: string;
   metrics: Record<string, unknown>;
   createdAt: string;
+  /** The page-level second stage (models/<set>-page.onnx), when the model has one. */
+  page?: PageSidecar;
+}
+
+/** The second stage's part of the sidecar: its input contract and decoding weight. */
+export interface PageSidecar {
+  featureSchema: string;
+  featureNames: string[];
+  /** Training-split statistics of the page features (out-of-fold first passes); standardised like the others. */
+  mean: number[];
+  std: number[];
+  /** Weight of the first stage's pairwise log-probabilities when Viterbi decodes the second stage's potentials. */
+  lambda: number;
+  metrics?: Record<string, unknown>;
 }
 
 const FEATURE_SETS: readonly FeatureSetName[] = ['paper', 'pith'];
@@ -73,6 +87,20 @@ export function parseSidecar(json: unknown): Sidecar {
   if (s.featureClip !== undefined && s.featureClip !== null && (typeof s.featureClip !== 'number' || s.featureClip < 0)) {
     fail('has an invalid featureClip');
   }
+  if (s.page !== undefined) {
+    const page = s.page as Partial<PageSidecar> | null;
+    if (page === null || typeof page !== 'object') fail('has a `page` that is not an object');
+    const names = page!.featureNames;
+    if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) fail('has no page.featureNames');
+    for (const key of ['mean', 'std'] as const) {
+      const v = page![key];
+      if (!Array.isArray(v) || v.length !== names!.length || !v.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+        fail(`has no page.${key} of ${names!.length} finite numbers`);
+      }
+    }
+    if (typeof page!.lambda !== 'number' || !Number.isFinite(page!.lambda) || page!.lambda < 0) fail('has no valid page.lambda');
+    if (typeof page!.featureSchema !== 'string') fail('has no page.featureSchema');
+  }
   return s as Sidecar;
 }
 
@@ -82,8 +110,8 @@ export function parseSidecar(json: unknown): Sidecar {
  * per classifier (on its ModelInfo, which carries the sidecar's names).
  */
 export function checkSidecar(
-  sidecar: Pick<Sidecar, 'featureSet' | 'unaryFeatureNames' | 'edgeFeatureNames'>,
-  names: { unary: string[]; edge: string[] },
+  sidecar: Pick<Sidecar, 'featureSet' | 'unaryFeatureNames' | 'edgeFeatureNames'> & { page?: { featureNames: string[] } },
+  names: { unary: string[]; edge: string[]; page?: string[] },
 ): void {
   const file = sidecarFile(sidecar);
   const compare = (kind: string, code: string[], model: string[]): void => {
@@ -102,6 +130,7 @@ export function checkSidecar(
   };
   compare('', names.unary, sidecar.unaryFeatureNames);
   compare('edge ', names.edge, sidecar.edgeFeatureNames);
+  if (sidecar.page !== undefined && names.page !== undefined) compare('page ', names.page, sidecar.page.featureNames);
 }
 
 export function sidecarInfo(sidecar: Sidecar): ModelInfo {
@@ -111,5 +140,6 @@ export function sidecarInfo(sidecar: Sidecar): ModelInfo {
     lambda: sidecar.lambda,
     unaryFeatureNames: sidecar.unaryFeatureNames,
     edgeFeatureNames: sidecar.edgeFeatureNames,
+    ...(sidecar.page ? { page: { featureNames: sidecar.page.featureNames, lambda: sidecar.page.lambda } } : {}),
   };
 }

@@ -1,9 +1,10 @@
-// workerd loader of the classifier: the `pith` models and ORT's wasm are build-time imports (the wasm arrives as a
+// workerd loader of the classifier: the `pith` models (both first-stage nets and the page stage) and ORT's wasm are build-time imports (the wasm arrives as a
 // compiled WebAssembly.Module, since Workers cannot compile wasm at run time). No fs, no fetch.
 
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.wasm';
 import unaryModel from '../../models/pith-unary.onnx';
 import pairwiseModel from '../../models/pith-pairwise.onnx';
+import pageModel from '../../models/pith-page.onnx';
 import sidecarJson from '../../models/pith.json' with { type: 'json' };
 import type { Classifier } from '../types.js';
 import { createOnnxClassifier } from './onnx-classifier.js';
@@ -20,6 +21,7 @@ export function getWorkerClassifier(): Promise<Classifier> {
     const created = createOnnxClassifier({
       unary: new Uint8Array(unaryModel),
       pairwise: new Uint8Array(pairwiseModel),
+      page: new Uint8Array(pageModel),
       sidecar: parseSidecar(sidecarJson),
       wasm: { module: ortWasm },
     });

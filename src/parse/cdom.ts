@@ -9,14 +9,21 @@ import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
   '#doctype', 'br', 'checkbox', 'head', 'hr', 'iframe', 'img', 'input', 'meta', 'noscript', 'radio', 'script',
   'select', 'style', 'textarea', 'title', 'video',
+  // pith: an inert template is never shown (its content is a fragment for scripts), so it never yields blocks.
+  'template',
 ]);
 
-/** `Settings.blockTags` of the reference (50 names, `br` included). */
+/**
+ * `Settings.blockTags` of the reference (50 names, `br` included), plus the block-level elements it misses (pith):
+ * `th` and `caption` (table cells and titles: "ModelPrice" otherwise), `dt` (a term glued to the one before),
+ * `details`, `summary`, `legend` and `dialog`.
+ */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'br', 'canvas', 'center', 'checkbox', 'dd', 'div', 'dl',
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
   'hgroup', 'hr', 'html', 'iframe', 'input', 'li', 'main', 'nav', 'noscript', 'ol', 'output', 'p', 'pre', 'radio',
   'section', 'select', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'thead', 'tr', 'ul', 'video',
+  'th', 'caption', 'dt', 'details', 'summary', 'legend', 'dialog',
 ]);
 
 /** The patent's counted child tags (claim 3; also the container features of container.ts). */
@@ -154,8 +161,10 @@ function mergeInto(f: Frame, child: CdomNode): CdomNode {
   child.domNode = f.el;
   const p = child.props;
   if (f.tag === 'a') p.nCharsInLink = p.nCharacters;
-  const bbBefore = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
-  const bbAfter = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
+  // A break the merged chain already has stays: `<a><div>Alpha</div></a><a><div>Beta</div></a>` keeps the div's
+  // breaks although the `a` around it is inline (the reference overwrote them: "AlphaBeta").
+  const bbBefore = p.blockBreakBefore || BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
+  const bbAfter = p.blockBreakAfter || BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
   p.blockBreakBefore = bbBefore;
   p.blockBreakAfter = bbAfter;
   if (bbBefore) propagateLeft(child.children);

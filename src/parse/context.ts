@@ -7,7 +7,7 @@ import { type DomElement, attr } from './dom.js';
 export const ANCESTOR_TAGS: readonly string[] = [
   'main', 'article', 'section', 'nav', 'aside', 'header', 'footer', 'form', 'li', 'ul', 'ol', 'dl', 'table', 'th',
   'caption', 'figure', 'figcaption', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'label', 'a', 'p',
-  'pre', 'code', 'address', 'time', 'small', 'menu', 'details', 'dialog', 'template',
+  'pre', 'code', 'address', 'time', 'small', 'menu', 'details', 'dialog',
 ];
 const ANCESTOR_TAG_INDEX: ReadonlyMap<string, number> = new Map(ANCESTOR_TAGS.map((t, i) => [t, i]));
 
@@ -41,6 +41,11 @@ const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
   ['articles', w('article')], ['contents', w('content')], ['posts', w('post')], ['hentry', w('entry')],
   ['prose', w('text')], ['byline', w('author')], ['time', w('date')], ['published', w('date')],
   ['tags', w('tag')], ['headline', w('title')], ['heading', w('title')], ['pager', w('pagination')],
+  // news pages (issue 10): recirculation rails, native-ad widgets, appeals
+  ['trending', w('related')], ['popular', w('related')], ['recirc', w('related')], ['recirculation', w('related')],
+  ['outbrain', w('ad')], ['taboola', w('ad')], ['teaser', w('promo')], ['teasers', w('promo')], ['donate', w('promo')],
+  ['donation', w('promo')], ['paywall', w('subscribe')], ['membership', w('subscribe')], ['discussion', w('comment')],
+  ['respond', w('comment')],
 ]);
 
 export interface AncestorContext {
@@ -53,8 +58,21 @@ export interface AncestorContext {
    * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
    */
   readonly classDepth: readonly number[];
-  /** Some ancestor is hidden (hidden attribute, aria-hidden=true, inline display:none / visibility:hidden, template). */
+  /** Some ancestor is hidden (any of the four kinds below). */
   readonly hidden: boolean;
+  /** Some ancestor has an inline style `display: none` or `visibility: hidden`. */
+  readonly hiddenStyle: boolean;
+  /** Some ancestor has the `hidden` attribute. */
+  readonly hiddenAttr: boolean;
+  /** Some ancestor has `aria-hidden="true"`. */
+  readonly ariaHidden: boolean;
+  /** Some ancestor has a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...). */
+  readonly hiddenClass: boolean;
+  /**
+   * Raw DOM depth of the nearest comment-section ancestor (class or id words comment/respond/disqus/reply/...,
+   * `role="comment"`, `itemprop="comment"`, a schema.org Comment item), -1 when none.
+   */
+  readonly commentDepth: number;
   /** Some ancestor is an `a` element. */
   readonly inLink: boolean;
   /** Level (1-6) of the nearest heading ancestor, 0 when none. */
@@ -66,6 +84,11 @@ export const ROOT_CONTEXT: AncestorContext = Object.freeze({
   roles: new Uint8Array(ROLE_NAMES.length),
   classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
   hidden: false,
+  hiddenStyle: false,
+  hiddenAttr: false,
+  ariaHidden: false,
+  hiddenClass: false,
+  commentDepth: -1,
   inLink: false,
   heading: 0,
 });
@@ -95,6 +118,54 @@ export function classWordIndices(s: string): readonly number[] {
 }
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/** Class names that hide an element in common CSS frameworks and CMS themes (whole class names, lower-cased). */
+const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
+  'hidden', 'hide', 'is-hidden', 'u-hidden', 'js-hidden', 'display-none', 'd-none', 'invisible', 'visually-hidden',
+  'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
+  'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
+]);
+const hiddenClassCache = new Map<string, boolean>();
+/** True when a class attribute holds one of HIDDEN_CLASSES (cached per distinct attribute). */
+function hasHiddenClass(classAttr: string): boolean {
+  if (classAttr.length === 0) return false;
+  const hit = hiddenClassCache.get(classAttr);
+  if (hit !== undefined) return hit;
+  let found = false;
+  for (const c of classAttr.toLowerCase().split(/\s+/)) {
+    if (HIDDEN_CLASSES.has(c)) {
+      found = true;
+      break;
+    }
+  }
+  if (hiddenClassCache.size > 20_000) hiddenClassCache.clear();
+  hiddenClassCache.set(classAttr, found);
+  return found;
+}
+
+/** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
+const COMMENT_TOKENS: ReadonlySet<string> = new Set([
+  'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
+  'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
+]);
+const COMMENT_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
+const commentCache = new Map<string, boolean>();
+/** True when a class or id string names a comment section (cached per distinct string). */
+function isCommentName(s: string): boolean {
+  if (s.length === 0) return false;
+  const hit = commentCache.get(s);
+  if (hit !== undefined) return hit;
+  let found = false;
+  for (const tok of s.split(COMMENT_SPLIT)) {
+    if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) {
+      found = true;
+      break;
+    }
+  }
+  if (commentCache.size > 20_000) commentCache.clear();
+  commentCache.set(s, found);
+  return found;
+}
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
 ]);
@@ -108,6 +179,11 @@ export function childContext(
   let roles = parent.roles;
   let classDepth = parent.classDepth;
   let hidden = parent.hidden;
+  let hiddenStyle = parent.hiddenStyle;
+  let hiddenAttr = parent.hiddenAttr;
+  let ariaHidden = parent.ariaHidden;
+  let hiddenClass = parent.hiddenClass;
+  let commentDepth = parent.commentDepth;
   let inLink = parent.inLink;
   let heading = parent.heading;
   let changed = false;
@@ -147,18 +223,29 @@ export function childContext(
     classDepth = copy;
     changed = true;
   }
-  if (!hidden) {
-    const style = hasAttributes ? attr(el, 'style') : null;
-    if (
-      tag === 'template' ||
-      (hasAttributes &&
-        (attr(el, 'hidden') !== null ||
-          attr(el, 'aria-hidden') === 'true' ||
-          (style !== null && HIDDEN_STYLE.test(style))))
-    ) {
-      hidden = true;
+  if (hasAttributes) {
+    if (!hiddenStyle) {
+      const style = attr(el, 'style');
+      if (style !== null && HIDDEN_STYLE.test(style)) hiddenStyle = changed = true;
+    }
+    if (!hiddenAttr && attr(el, 'hidden') !== null) hiddenAttr = changed = true;
+    if (!ariaHidden && attr(el, 'aria-hidden') === 'true') ariaHidden = changed = true;
+    if (!hiddenClass && hasHiddenClass(classAttr)) hiddenClass = changed = true;
+    hidden = hiddenStyle || hiddenAttr || ariaHidden || hiddenClass;
+    let comment = isCommentName(classAttr) || isCommentName(id);
+    if (!comment) {
+      const itemprop = attr(el, 'itemprop');
+      const itemtype = attr(el, 'itemtype');
+      comment = (role !== null && /\bcomment\b/i.test(role)) ||
+        (itemprop !== null && /\bcomment\b/i.test(itemprop)) ||
+        (itemtype !== null && /Comment\b/.test(itemtype));
+    }
+    if (comment) {
+      commentDepth = depth;
       changed = true;
     }
   }
-  return changed ? { tags, roles, classDepth, hidden, inLink, heading } : parent;
+  return changed
+    ? { tags, roles, classDepth, hidden, hiddenStyle, hiddenAttr, ariaHidden, hiddenClass, commentDepth, inLink, heading }
+    : parent;
 }

@@ -108,7 +108,7 @@ export function renderDebugHtml(extraction: Extraction, page: DebugPage, options
     `<span><b>${kept}</b> of <b>${extraction.blocks.length}</b> blocks kept</span>` +
     `<span><b>${extraction.wordCount}</b> words</span>` +
     `<span>model <b>${escapeHtmlText(extraction.modelVersion)}</b> (${escapeHtmlText(extraction.featureSet)})</span>` +
-    `<span>${t.totalMs.toFixed(1)} ms (parse ${t.parseMs.toFixed(1)}, features ${t.featuresMs.toFixed(1)}, model ${t.modelMs.toFixed(1)}, viterbi ${t.viterbiMs.toFixed(1)}, render ${t.renderMs.toFixed(1)})</span>` +
+    `<span>${t.totalMs.toFixed(1)} ms (parse ${t.parseMs.toFixed(1)}, features ${t.featuresMs.toFixed(1)}, model ${t.modelMs.toFixed(1)}, page stage ${(t.pageMs ?? 0).toFixed(1)}, viterbi ${t.viterbiMs.toFixed(1)}, render ${t.renderMs.toFixed(1)})</span>` +
     (container?.node
       ? `<span class="container">container <b>${escapeHtmlText(chainOf(container.node, container.node.tags))}</b> (score ${container.score.toFixed(2)}, ${inContainer.reduce((a, b) => a + b, 0)} blocks)</span>`
       : '') +

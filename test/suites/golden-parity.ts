@@ -20,12 +20,26 @@ export function describeGoldenParity(runtime: string, golden: GoldenFile, loadCl
       expect(classifier.info.lambda).toBe(golden.lambda);
     });
 
+    it('covers the page stage when the model has one', async () => {
+      const classifier = await loadClassifier();
+      if (classifier.info.page) {
+        expect(golden.pageLambda).toBe(classifier.info.page.lambda);
+        expect(golden.pages.every((p) => p.pageFeatures && p.page && p.pageViterbiLabels)).toBe(true);
+      } else {
+        expect(golden.pageLambda).toBeUndefined();
+      }
+    });
+
     it('reproduces the PyTorch probabilities within the tolerance and the Python Viterbi labels', async () => {
       const parity = await checkGoldenParity(await loadClassifier(), golden);
       expect(parity.pages.length).toBe(golden.pages.length);
       for (const p of parity.pages) {
         expect(p.maxAbsDiff, `page ${p.id}: largest probability difference`).toBeLessThanOrEqual(golden.tolerance);
         expect(p.sameLabels, `page ${p.id}: Viterbi labels`).toBe(true);
+        if (p.page) {
+          expect(p.page.maxAbsDiff, `page ${p.id}: largest page-stage difference`).toBeLessThanOrEqual(golden.tolerance);
+          expect(p.page.sameLabels, `page ${p.id}: page-stage Viterbi labels`).toBe(true);
+        }
       }
       expect(parity.ok).toBe(true);
     });

@@ -35,3 +35,18 @@ describe.each(['pith', 'paper'] as const)('ONNX classifier, %s models', (set) =>
     });
   });
 });
+
+describe('ONNX classifier, pith page stage', () => {
+  it('the shipped pith model has a page stage (its parity is in the golden-parity suite)', async () => {
+    const classifier = await loadNodeClassifier('pith');
+    expect(classifier.info.page, 'models/pith.json has no page stage: run training/page.py export').toBeDefined();
+    expect(classifier.predictPage).toBeDefined();
+    expect(classifier.info.page!.lambda).toBe(readGoldenFile('pith').pageLambda);
+  });
+
+  it('rejects page features whose width disagrees with the sidecar', async () => {
+    const classifier = await loadNodeClassifier('pith');
+    const nP = classifier.info.page!.featureNames.length;
+    await expect(classifier.predictPage!(new Float32Array(2 * (nP + 1)), 2)).rejects.toMatchObject({ code: 'model_mismatch' });
+  });
+});

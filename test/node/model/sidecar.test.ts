@@ -71,3 +71,20 @@ describe('parseSidecar', () => {
     expect(thrown(() => parseSidecar(noLambda)).message).toContain('lambda');
   });
 });
+
+describe('parseSidecar, page stage', () => {
+  const page = { featureSchema: 'page-1', featureNames: ['p', 'q'], mean: [0, 1], std: [1, 2], lambda: 0.1 };
+  it('accepts a sidecar with a page stage and passes its names and lambda on', async () => {
+    const parsed = parseSidecar(sidecar({ page }));
+    expect(parsed.page?.featureNames).toEqual(['p', 'q']);
+    const { sidecarInfo } = await import('../../../src/model/sidecar.js');
+    expect(sidecarInfo(parsed).page).toEqual({ featureNames: ['p', 'q'], lambda: 0.1 });
+    expect(sidecarInfo(sidecar()).page).toBeUndefined();
+  });
+
+  it('refuses a page stage with missing or mismatched statistics, or no lambda', () => {
+    expect(thrown(() => parseSidecar(sidecar({ page: { ...page, mean: [0] } }))).message).toMatch(/page\.mean of 2 finite numbers/);
+    expect(thrown(() => parseSidecar(sidecar({ page: { ...page, featureNames: [] } }))).message).toMatch(/page\.featureNames/);
+    expect(thrown(() => parseSidecar(sidecar({ page: { ...page, lambda: -1 } }))).message).toMatch(/page\.lambda/);
+  });
+});

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../../src/parse/page.js';
 import { SKIP_TAGS } from '../../../src/parse/cdom.js';
 import type { CdomNode } from '../../../src/types.js';
+import type { DomNode } from '../../../src/parse/dom.js';
+import { renderText } from '../../../src/render/text.js';
+import { spaceBetween } from '../../../src/render/spacing.js';
 
 const texts = (html: string): string[] => parsePage(html).blocks.map((b) => b.text);
 const allTags = (n: CdomNode | null): string[] => (n ? [...n.tags, ...n.children.flatMap(allTags)] : []);
@@ -41,7 +44,7 @@ describe('collapsed DOM', () => {
   it('has the reference skip list', () => {
     expect([...SKIP_TAGS].sort()).toEqual(
       ['#doctype', 'br', 'checkbox', 'head', 'hr', 'iframe', 'img', 'input', 'meta', 'noscript', 'radio', 'script',
-        'select', 'style', 'textarea', 'title', 'video'].sort(),
+        'select', 'style', 'textarea', 'title', 'video', 'template'].sort(),
     );
   });
 
@@ -189,5 +192,45 @@ describe('raw properties', () => {
     expect(d.props.brBefore).toBe(true);
     expect(d.props.blockBreakAfter).toBe(false);
     expect(e.props.blockBreakBefore).toBe(false);
+  });
+});
+
+/** The text output of `html` with every block kept (the renderer's joins, word boundaries included). */
+function textOf(html: string): string {
+  const page = parsePage(html);
+  const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
+  return renderText(blocks, new Uint8Array(blocks.length).fill(1), (a, b) =>
+    spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode),
+  );
+}
+
+describe('block boundaries (issue 13)', () => {
+  it('keeps the break of a block element inside an inline element', () => {
+    const html = '<body><a href="/a"><div>Alpha section</div></a><a href="/b"><div>Beta section</div></a></body>';
+    expect(textOf(html)).toBe('Alpha section\n\nBeta section');
+    const [alpha, beta] = parsePage(html).blocks;
+    expect(alpha.props.blockBreakAfter).toBe(true);
+    expect(beta.props.blockBreakBefore).toBe(true);
+  });
+
+  it('keeps breaks through several inline wrappers, and inline chains stay inline', () => {
+    expect(textOf('<body><span><a href="/a"><p>One</p></a></span><span><b><p>Two</p></b></span></body>')).toBe('One\n\nTwo');
+    expect(textOf('<body><p><a href="/a"><b>One</b></a> <a href="/b"><i>two</i></a></p></body>')).toBe('One two');
+  });
+
+  it('breaks between table header cells', () => {
+    expect(textOf('<body><table><tr><th>Model</th><th>Price</th></tr></table></body>')).toBe('Model\n\nPrice');
+  });
+
+  it('breaks around dt, dd, summary and caption', () => {
+    expect(textOf('<body><dl><dt>Term</dt><dd>Meaning</dd><dt>Other</dt><dd>Too</dd></dl></body>')).toBe('Term\n\nMeaning\n\nOther\n\nToo');
+    expect(textOf('<body><details><summary>More</summary>Hidden body</details></body>')).toBe('More\n\nHidden body');
+    expect(textOf('<body><table><caption>Prices</caption><tr><td>A</td></tr></table></body>')).toBe('Prices\n\nA');
+  });
+
+  it('never makes blocks of <template> content', () => {
+    const html = '<body><p>Shown</p><template><p>Inert copy</p><div>More inert</div></template><p>Also shown</p></body>';
+    expect(texts(html)).toEqual(['Shown', 'Also shown']);
+    expect(texts('<body><template>only inert</template></body>')).toEqual([]);
   });
 });

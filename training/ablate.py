@@ -1,0 +1,104 @@
+"""Feature ablations on the validation split (issue 10): retrain a unary net with groups of features removed and
+compare the val word-F1 proxy (common.word_f1_proxy, unary argmax), overall and per page type.
+
+    /usr/bin/python3 training/ablate.py --stage first --drop none         # the shipped first stage, re-scored
+    /usr/bin/python3 training/ablate.py --stage first --drop visibility   # retrained without the visibility features
+    /usr/bin/python3 training/ablate.py --stage first --drop comment      # ... without the comment features
+    /usr/bin/python3 training/ablate.py --stage first --drop visibility,comment
+    /usr/bin/python3 training/ablate.py --stage page --drop none          # the shipped page net, re-scored
+    /usr/bin/python3 training/ablate.py --stage page --drop region        # page net without region/section features
+
+A removed feature is set to 0 after standardisation (its training mean) for training and validation alike, so the
+net cannot use it; everything else (config, seed, pages) is the shipped run's. `--drop none` trains nothing: it
+scores the shipped checkpoint. Results are appended to training/reports/ablations.jsonl.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, Dataset, block_metrics, load_config, page_probabilities, seed_everything, standardise, word_f1_proxy  # noqa: E402
+from model import make_unary  # noqa: E402
+from train import train_net  # noqa: E402
+
+GROUPS = {
+    "first": {
+        "visibility": ["hidden_style", "hidden_attr", "aria_hidden", "hidden_class", "page_hidden_share",
+                       "hidden_copy_of_visible"],
+        "comment": ["comment_section", "comment_depth", "page_comment_share", "reply_like", "says_like",
+                    "log(page_reply_like)", "log(page_date_like)"],
+    },
+    "page": {
+        "region": ["in_region", "before_region", "region_block_distance", "log(region_block_distance)",
+                   "log(region_hops)", "region_content_share", "region_word_share", "region_span", "in_region80",
+                   "log(region80_hops)", "parent_mean_p", "gp_mean_p", "ggp_mean_p", "parent_content_share",
+                   "gp_content_share", "ggp_content_share"],
+        "windows": ["window_mean_p_2", "window_mean_p_5", "window_mean_p_15", "window_mean_p_50", "window_max_p_5",
+                    "window_kept_share_10"],
+        "repeat": ["log(sibling_repeat)", "class_path_mean_p", "near_duplicate", "duplicate_p_gain"],
+    },
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--stage", choices=["first", "page"], required=True)
+    ap.add_argument("--drop", default="none", help="comma-separated groups, or none")
+    args = ap.parse_args()
+    run = os.path.join(ROOT, "training", "runs", "pith")
+    data_dir = os.path.join(ROOT, "training", "data", "pith")
+    data = Dataset(data_dir)
+    page_type = {str(p["id"]): p["pageType"] for p in data.index["pages"]}
+    if args.stage == "first":
+        ckpt = torch.load(os.path.join(run, "checkpoint.pt"))
+        cfg, names, raw = ckpt["config"], data.unary_names, data.unary
+        mean, std, state = ckpt["unaryMean"], ckpt["unaryStd"], ckpt["unary"]["state"]
+    else:
+        ckpt = torch.load(os.path.join(run, "page.pt"))
+        with open(os.path.join(data_dir, "page-index.json")) as f:
+            names = json.load(f)["pageFeatureNames"]
+        raw = np.fromfile(os.path.join(data_dir, "page.f32"), dtype="<f4").reshape(-1, len(names))
+        cfg, mean, std, state = ckpt["config"], ckpt["mean"], ckpt["std"], ckpt["net"]["state"]
+    x = standardise(raw, mean, std, cfg["feature_clip"])
+    drop = [] if args.drop == "none" else args.drop.split(",")
+    cols = []
+    for g in drop:
+        if g not in GROUPS[args.stage]:
+            raise SystemExit(f"unknown group {g!r} for stage {args.stage}: {sorted(GROUPS[args.stage])}")
+        cols += [names.index(n) for n in GROUPS[args.stage][g]]
+    train_pages, val_pages = data.split("train"), data.split("val")
+    t0 = time.time()
+    if cols:
+        x[:, cols] = 0.0
+        rng = seed_everything(cfg["seed"], cfg["threads"])
+        state = train_net("unary", cfg, data, train_pages, val_pages, x, None, rng)["state"]
+    net = make_unary(x.shape[1])
+    net.load_state_dict(state)
+    net.eval()
+    preds, golds, words, types = [], [], [], []
+    for p in val_pages:
+        prob = page_probabilities(net, x[p.block_offset: p.block_offset + p.n_blocks])
+        preds.append((prob[:, 1] > prob[:, 0]).astype(np.uint8))
+        golds.append(data.labels[p.block_offset: p.block_offset + p.n_blocks])
+        words.append(data.words[p.block_offset: p.block_offset + p.n_blocks])
+        types.append(page_type[p.id])
+    result = {"stage": args.stage, "drop": args.drop, "features": x.shape[1] - len(cols),
+              "wordF1": word_f1_proxy(preds, golds, words)["word_f1"],
+              "blockF1": block_metrics(np.concatenate(preds), np.concatenate(golds))["f1"], "byType": {}}
+    for t in sorted(set(types)):
+        idx = [i for i, u in enumerate(types) if u == t]
+        result["byType"][t] = round(word_f1_proxy([preds[i] for i in idx], [golds[i] for i in idx], [words[i] for i in idx])["word_f1"], 4)
+    result["seconds"] = round(time.time() - t0)
+    print(json.dumps(result))
+    with open(os.path.join(ROOT, "training", "reports", "ablations.jsonl"), "a") as f:
+        f.write(json.dumps(result) + "\n")
+
+
+if __name__ == "__main__":
+    main()

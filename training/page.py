@@ -1,0 +1,256 @@
+"""The page-level second stage (issue 10): out-of-fold first passes, the page net, its export.
+
+    /usr/bin/python3 training/page.py folds            # K first-stage unary nets, each trained without one fold of
+                                                       # the training sites -> training/runs/<set>/folds/<k>/ (ONNX)
+    npm run dump:page                                  # TS: first pass of every page by the net that never saw it
+                                                       # (its fold's net for train pages, models/ for val pages) and
+                                                       # the page features (src/parse/page-context.ts) -> page.f32
+    /usr/bin/python3 training/page.py train            # the page net on page.f32 -> training/runs/<set>/page.pt
+    /usr/bin/python3 training/page.py export           # models/<set>-page.onnx, `page` in models/<set>.json, golden
+                                                       # pages, lambda on val, parity through the TS runtime
+
+Why folds: a first pass run on the pages it was trained on is more confident and more right than on new pages,
+and a second net trained on such probabilities would learn to trust them too much. Every training page therefore
+gets its first-pass probabilities from a net trained without its site (K folds by domain over the training split);
+validation pages get them from the shipped first stage (trained on the whole training split), as at inference.
+The fold nets use the shipped first stage's standardisation and config, so only the training pages differ.
+
+The page net is the same CNN as the unary net (training/model.py) over the page features; it is trained and
+selected like the unary net (config `page.py`).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import (ROOT, Dataset, block_metrics, load_config, mean_std, page_probabilities,  # noqa: E402
+                    seed_everything, standardise, viterbi, word_f1_proxy)
+from model import make_pairwise, make_unary  # noqa: E402
+from train import train_net  # noqa: E402
+from export import TOLERANCE, export_onnx, f32  # noqa: E402
+
+
+def fold_of_pages(pages, k, seed):
+    """Training pages -> fold index, by domain: domains sorted, shuffled with `seed`, dealt round-robin."""
+    domains = sorted({p.domain for p in pages})
+    order = np.random.default_rng(seed).permutation(len(domains))
+    fold_of_domain = {domains[j]: i % k for i, j in enumerate(order)}
+    return {p.id: fold_of_domain[p.domain] for p in pages}
+
+
+def load_data(data_dir):
+    data = Dataset(data_dir)
+    domains = {str(p["id"]): p["domain"] for p in data.index["pages"]}
+    for p in data.pages:
+        p.domain = domains[p.id]
+    return data
+
+
+def cmd_folds(args):
+    """Train the fold nets and export each as a model folder the TS runtime can load."""
+    ckpt = torch.load(os.path.join(args.run, "checkpoint.pt"))
+    cfg = ckpt["config"]
+    data = load_data(args.data or os.path.join(ROOT, ckpt["dataDir"]))
+    if data.unary_names != ckpt["unaryFeatureNames"]:
+        raise SystemExit("the dataset's feature names differ from the checkpoint's: dump and train again")
+    train_pages, val_pages = data.split("train"), data.split("val")
+    folds = fold_of_pages(train_pages, args.k, cfg["seed"])
+    x = standardise(data.unary, ckpt["unaryMean"], ckpt["unaryStd"], cfg["feature_clip"])  # [totalBlocks, nU]
+    models_dir = args.models
+    out = os.path.join(args.run, "folds")
+    os.makedirs(out, exist_ok=True)
+    for k in range(args.k):
+        t0 = time.time()
+        rng = seed_everything(cfg["seed"] + 1 + k, cfg["threads"])
+        fold_train = [p for p in train_pages if folds[p.id] != k]
+        print(f"fold {k}: {len(fold_train)} train pages, {sum(1 for p in train_pages if folds[p.id] == k)} held out")
+        result = train_net("unary", cfg, data, fold_train, val_pages, x, None, rng)
+        net = make_unary(x.shape[1])
+        net.load_state_dict(result["state"])
+        net.eval()
+        fold_dir = os.path.join(out, str(k))
+        os.makedirs(fold_dir, exist_ok=True)
+        export_onnx(net, x.shape[1], os.path.join(fold_dir, f"{args.set}-unary.onnx"))
+        # the runtime loads a whole model folder: the shipped pairwise net and sidecar (without the page stage)
+        shutil.copyfile(os.path.join(models_dir, f"{args.set}-pairwise.onnx"), os.path.join(fold_dir, f"{args.set}-pairwise.onnx"))
+        with open(os.path.join(models_dir, f"{args.set}.json")) as f:
+            sidecar = json.load(f)
+        if sidecar["unaryMean"] != ckpt["unaryMean"]:
+            raise SystemExit(f"{models_dir}/{args.set}.json is not the export of {args.run}: export the first stage first")
+        sidecar.pop("page", None)
+        sidecar["version"] += f"-fold{k}"
+        with open(os.path.join(fold_dir, f"{args.set}.json"), "w") as f:
+            json.dump(sidecar, f, indent=1)
+        print(f"fold {k}: best val F1 {result['val']['f1']:.4f} at step {result['best_step']} ({time.time() - t0:.0f}s)")
+    with open(os.path.join(out, "folds.json"), "w") as f:
+        json.dump({"k": args.k, "seed": cfg["seed"], "dataHash": data.index.get("dataHash"), "folds": folds}, f, indent=0)
+    print(f"wrote {os.path.relpath(out, ROOT)}/folds.json and {args.k} fold models")
+
+
+class PageData:
+    """page.f32 [totalBlocks, nP] beside the first-stage dump, and page-index.json (names, schema, hashes)."""
+
+    def __init__(self, data_dir):
+        path = os.path.join(data_dir, "page-index.json")
+        if not os.path.exists(path):
+            raise SystemExit(f"{path} not found: run `npm run dump:page` first")
+        with open(path) as f:
+            self.index = json.load(f)
+        self.names = self.index["pageFeatureNames"]
+        self.x = np.fromfile(os.path.join(data_dir, "page.f32"), dtype="<f4").reshape(-1, len(self.names))  # [totalBlocks, nP]
+        if not np.all(np.isfinite(self.x)):
+            raise SystemExit("page.f32 holds NaN or infinity: fix src/parse/page-context.ts")
+
+
+def cmd_train(args):
+    cfg = load_config(args.config)
+    rng = seed_everything(cfg["seed"], cfg["threads"])
+    t0 = time.time()
+    data_dir = args.data or os.path.join(ROOT, "training", "data", args.set)
+    data = load_data(data_dir)
+    page = PageData(data_dir)
+    if page.index["dataHash"] != data.index.get("dataHash"):
+        raise SystemExit("page.f32 was made from another first-stage dump: run `npm run dump:page` again")
+    if page.x.shape[0] != data.labels.shape[0]:
+        raise SystemExit(f"page.f32 has {page.x.shape[0]} rows, the dump {data.labels.shape[0]}")
+    train_pages, val_pages = data.split("train"), data.split("val")
+    mean, std = mean_std(page.x[data.block_rows(train_pages)])
+    x = standardise(page.x, mean, std, cfg["feature_clip"])  # [totalBlocks, nP]
+    print(f"page net: {len(train_pages)} train / {len(val_pages)} val pages, {x.shape[1]} features, config {cfg['name']}")
+    result = train_net("unary", cfg, data, train_pages, val_pages, x, None, rng)
+    print(f"page net best val F1 {result['val']['f1']:.4f} word-F1 proxy {result['val'].get('word_f1', float('nan')):.4f} "
+          f"at step {result['best_step']}")
+    os.makedirs(args.run, exist_ok=True)
+    torch.save({
+        "config": cfg, "featureSet": args.set, "dataDir": os.path.relpath(data_dir, ROOT),
+        "dataHash": data.index.get("dataHash"), "pageIndex": {k: v for k, v in page.index.items()},
+        "featureNames": page.names, "mean": mean.tolist(), "std": std.tolist(), "net": result,
+        "trainSeconds": time.time() - t0,
+    }, os.path.join(args.run, "page.pt"))
+    print(f"wrote {os.path.relpath(os.path.join(args.run, 'page.pt'), ROOT)} in {time.time() - t0:.0f}s")
+
+
+def cmd_export(args):
+    ckpt = torch.load(os.path.join(args.run, "page.pt"))
+    first = torch.load(os.path.join(args.run, "checkpoint.pt"))
+    cfg = ckpt["config"]
+    torch.manual_seed(cfg["seed"])
+    torch.set_num_threads(cfg["threads"])
+    data_dir = args.data or os.path.join(ROOT, ckpt["dataDir"])
+    data = load_data(data_dir)
+    page = PageData(data_dir)
+    if page.names != ckpt["featureNames"]:
+        raise SystemExit("page.f32's feature names differ from the checkpoint's: dump:page and train again")
+    clip = cfg["feature_clip"]
+    x = standardise(page.x, ckpt["mean"], ckpt["std"], clip)
+    xe = standardise(data.edge, first["edgeMean"], first["edgeStd"], first["config"]["feature_clip"])
+    net = make_unary(x.shape[1])
+    net.load_state_dict(ckpt["net"]["state"])
+    net.eval()
+    pairwise = make_pairwise(xe.shape[1])
+    pairwise.load_state_dict(first["pairwise"]["state"])
+    pairwise.eval()
+
+    # lambda on val (word-F1 proxy): the page net's potentials with the first stage's pairwise net
+    val_pages = data.split("val")
+    probs = {p.id: (page_probabilities(net, x[p.block_offset: p.block_offset + p.n_blocks]),
+                    page_probabilities(pairwise, xe[p.edge_offset: p.edge_offset + p.n_blocks - 1])) for p in val_pages}
+    golds = [data.labels[p.block_offset: p.block_offset + p.n_blocks] for p in val_pages]
+    words = [data.words[p.block_offset: p.block_offset + p.n_blocks] for p in val_pages]
+
+    def scores(preds):
+        return {**block_metrics(np.concatenate(preds), np.concatenate(golds)), **word_f1_proxy(preds, golds, words)}
+
+    unary_only = scores([(probs[p.id][0][:, 1] > probs[p.id][0][:, 0]).astype(np.uint8) for p in val_pages])
+    sweep = [{"lambda": lam, **scores([viterbi(*probs[p.id], lam) for p in val_pages])} for lam in cfg["lambdas"]]
+    for r in sweep:
+        print(f"lambda {r['lambda']:5.2f}: val word-F1 proxy {r['word_f1']:.4f} block F1 {r['f1']:.4f} "
+              f"(unary only {unary_only['word_f1']:.4f} / {unary_only['f1']:.4f})")
+    if args.lam is not None:
+        best = next(r for r in sweep if r["lambda"] == args.lam)
+    else:
+        best = max(sweep, key=lambda r: (r["word_f1"], -r["lambda"]))
+    lam = best["lambda"]
+    print(f"page stage lambda {lam}")
+
+    export_onnx(net, x.shape[1], os.path.join(args.out, f"{args.set}-page.onnx"))
+    sidecar_path = os.path.join(args.out, f"{args.set}.json")
+    with open(sidecar_path) as f:
+        sidecar = json.load(f)
+    if sidecar["edgeMean"] != first["edgeMean"]:
+        raise SystemExit(f"{sidecar_path} is not the export of {args.run}/checkpoint.pt: export the first stage first")
+    sidecar["page"] = {
+        "featureSchema": page.index["pageFeatureSchema"],
+        "featureNames": page.names,
+        "mean": ckpt["mean"],
+        "std": ckpt["std"],
+        "lambda": lam,
+        "input": "page features [1, seq, nPage] float32, standardised like the first stage's (featureClip)",
+        "trainingConfig": cfg,
+        "firstPass": page.index.get("firstPass"),
+        "metrics": {"val": {"pages": len(val_pages), "unaryOnly": unary_only, "viterbi": best, "lambdaSweep": sweep},
+                    "training": {"bestStep": ckpt["net"]["best_step"], "stepsRun": ckpt["net"]["steps_run"],
+                                 "trainSeconds": round(ckpt["trainSeconds"], 1)}},
+    }
+    base_version = sidecar["version"].split("+page")[0]
+    sidecar["version"] = f"{base_version}+page-{cfg['name']}"
+    with open(sidecar_path, "w") as f:
+        json.dump(sidecar, f, indent=1)
+        f.write("\n")
+
+    # golden pages: the page features and PyTorch probabilities of the golden file's pages (same ids)
+    golden_path = os.path.join(args.out, f"{args.set}.golden.json")
+    with open(golden_path) as f:
+        golden = json.load(f)
+    by_id = {p.id: p for p in data.pages}
+    for g in golden["pages"]:
+        pid, _, cut = g["id"].partition("[")
+        p = by_id[pid]
+        n = g["nBlocks"]
+        raw = page.x[p.block_offset: p.block_offset + p.n_blocks][:n]
+        # a cut page's page features come from the whole page: still a valid input to check the net with
+        pu = page_probabilities(net, standardise(raw, ckpt["mean"], ckpt["std"], clip))
+        g["pageFeatures"] = f32(raw)  # [nBlocks, nPage] row-major, raw
+        g["page"] = f32(pu)  # [nBlocks, 2]
+        g["pageViterbiLabels"] = viterbi(pu, np.asarray(g["pairwise"], dtype=np.float32).reshape(-1, 4), lam).tolist()
+    golden["version"] = sidecar["version"]
+    golden["pageLambda"] = lam
+    with open(golden_path, "w") as f:
+        json.dump(golden, f, separators=(",", ":"))
+        f.write("\n")
+
+    cmd = ["npx", "--no-install", "tsx", os.path.join("training", "check-parity.ts"), "--dir", args.out, "--set", args.set]
+    if subprocess.run(cmd, cwd=ROOT).returncode != 0:
+        raise SystemExit(f"parity check failed: {' '.join(cmd)}")
+    print(f"exported the page stage of {sidecar['version']} to {os.path.relpath(args.out, ROOT)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["folds", "train", "export"])
+    ap.add_argument("--set", default="pith")
+    ap.add_argument("--run", help="run folder (default training/runs/<set>)")
+    ap.add_argument("--data", help="dataset folder (default: the run's)")
+    ap.add_argument("--models", default=os.path.join(ROOT, "models"), help="folder of the exported first stage")
+    ap.add_argument("--out", default=os.path.join(ROOT, "models"), help="export folder (default models/)")
+    ap.add_argument("--k", type=int, default=3, help="folds (folds)")
+    ap.add_argument("--config", default="page", help="training/config/<name>.py (train)")
+    ap.add_argument("--lambda", dest="lam", type=float, help="page-stage lambda instead of the val choice (export)")
+    args = ap.parse_args()
+    if args.set != "pith":
+        raise SystemExit("the page stage is built on the pith feature set")
+    args.run = args.run or os.path.join(ROOT, "training", "runs", args.set)
+    {"folds": cmd_folds, "train": cmd_train, "export": cmd_export}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
