@@ -15,9 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { extract } from '../src/lib.js';
 import { renderText } from '../src/render/text.js';
-import { spaceBetween } from '../src/render/spacing.js';
+import { pageTextLayout } from '../src/render/spacing.js';
 import { parsePage } from '../src/parse/page.js';
-import type { DomNode } from '../src/parse/dom.js';
 import type { Extraction, FeatureSetName } from '../src/types.js';
 import { alignBlocks } from '../training/align.js';
 import { iterateCorpus, PAGE_TYPES, readSplits, type CorpusPage } from './corpus.js';
@@ -235,9 +234,7 @@ async function main(): Promise<void> {
       const ones = new Uint8Array(blockTexts.length).fill(1);
       // Rendered like pith's text, word boundaries between blocks included (a second parse, for its DOM).
       const parsed = parsePage(page.html, { url: page.url || undefined });
-      const spaced = parsed.blocks.length === ones.length
-        ? (a: number, b: number) => spaceBetween(parsed.blocks[a].domNode as DomNode, parsed.blocks[b].domNode as DomNode)
-        : undefined;
+      const spaced = parsed.blocks.length === ones.length ? pageTextLayout(parsed) : undefined;
       record('all', renderText(reference_.blocks, ones, spaced), 0);
       countBlocks(ones, gold, counts.get('all'));
       record('nothing', '', 0);

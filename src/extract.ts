@@ -13,7 +13,7 @@ import { htmlFromTree } from './render/html.js';
 import { markdownFromTree } from './render/markdown.js';
 import { renderDebugHtml } from './render/debug.js';
 import { countWords, renderText } from './render/text.js';
-import { spaceBetween } from './render/spacing.js';
+import { pageTextLayout } from './render/spacing.js';
 import { fingerprintOf } from './fingerprint/simhash.js';
 import type { BlockResult, Classifier, Extraction, Label, OutputFormat } from './types.js';
 
@@ -111,7 +111,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
       blockBreakAfter: block.props.blockBreakAfter,
     };
   }
-  const text = renderText(blocks, labels, (a, b) => spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode));
+  const text = renderText(blocks, labels, pageTextLayout(page));
   const format = options.format ?? 'text';
   let markdown: string | undefined;
   let cleanHtml: string | undefined;

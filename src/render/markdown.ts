@@ -11,6 +11,7 @@ import {
   type ContentNode,
   type ContentTreeOptions,
 } from './content-tree.js';
+import { stripInvisible } from './text.js';
 
 /** Markdown of the kept Text nodes under `root` (the page's document). '' when nothing is kept. */
 export function renderMarkdown(root: DomNode, kept: ReadonlySet<unknown>, options: ContentTreeOptions = {}): string {
@@ -48,7 +49,7 @@ const EDGE_SPACE = /^(\s*)([\s\S]*?)(\s*)$/;
 const HARD_BREAK = '  \n';
 
 function escapeText(text: string): string {
-  return text.replace(TEXT_SPECIAL, '\\$&');
+  return stripInvisible(text).replace(TEXT_SPECIAL, '\\$&');
 }
 
 /** Escapes what would turn the start of a paragraph line into a heading, quote, list, setext underline or fence. */
@@ -156,7 +157,7 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
 function inlineText(nodes: readonly ContentNode[]): string {
   let s = '';
   for (const n of nodes) {
-    if (n.kind === 'text') s += n.text;
+    if (n.kind === 'text') s += stripInvisible(n.text);
     else if (n.tag === 'br') s += '\n';
     else s += inlineText(n.children);
   }

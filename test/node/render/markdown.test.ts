@@ -131,6 +131,16 @@ describe('renderMarkdown: constructs', () => {
     expect(md).toBe('**Term**\n\nMeaning\n\nbefore\n\n---\n\nafter');
   });
 
+  it('drops soft hyphens and zero-width spaces from text and code', () => {
+    const md = markdownOf(doc('<p>Donau\u00addampf\u200bschiff</p><pre><code>x\u200b = 1</code></pre>'));
+    expect(md).toBe('Donaudampfschiff\n\n```\nx = 1\n```');
+  });
+
+  it('keeps the spaces at the edges of nested inline tags', () => {
+    expect(markdownOf(doc('<p>Pick: <em><strong>Red Book</strong> </em>by Ann Lee.</p>'))).toBe('Pick: ***Red Book*** by Ann Lee.');
+    expect(markdownOf(doc('<p>Please read<em> <b>the guide</b></em> first.</p>'))).toBe('Please read ***the guide*** first.');
+  });
+
   it('nothing kept gives an empty string', () => {
     expect(markdownOf(doc('<p>only boilerplate</p>'), /./)).toBe('');
   });
