@@ -17,7 +17,9 @@ import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { extract } from '../src/lib.js';
 import type { FeatureSetName, Timings } from '../src/types.js';
-import { decodeHtml, loadPage, readSplits } from './corpus.js';
+import { loadPage } from '../dev/corpus.js';
+import { decodeHtml } from '../src/parse/charset.js';
+import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { requireModels } from './require-models.js';
 

@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { extract } from '../src/lib.js';
 import { computeFeatures } from '../src/parse/features.js';
 import { parsePage } from '../src/parse/page.js';
-import { loadPage, readSplits } from './corpus.js';
+import { loadPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 
 interface PageRecord {
   id: string;

@@ -10,8 +10,10 @@
 // how often a value was given where the ground truth has none.
 
 import { parseHtmlDocument } from '../src/parse/dom.js';
-import { extractMetadata, normaliseDate } from '../src/parse/metadata.js';
-import { iterateCorpus, listPageIds, readSplits, type CorpusPage } from './corpus.js';
+import { extractMetadata } from '../src/parse/metadata.js';
+import { normaliseDate } from '../src/parse/metadata-dates.js';
+import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 

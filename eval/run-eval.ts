@@ -7,7 +7,7 @@
 //   npm run eval -- --no-floor            skip the floor check
 //
 // Rows: all text (every block kept), nothing, Readability.js on linkedom, pith with the `paper` features and with
-// the `pith` features (Viterbi), and both with unary-only decoding. Metrics: see eval/score.ts.
+// the `pith` features (Viterbi), and both with unary-only decoding. Metrics: see dev/score.ts.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,8 +18,9 @@ import { renderText } from '../src/render/text.js';
 import { pageTextLayout } from '../src/render/spacing.js';
 import { parsePage } from '../src/parse/page.js';
 import type { Extraction, FeatureSetName } from '../src/types.js';
-import { alignBlocks } from '../training/align.js';
-import { iterateCorpus, PAGE_TYPES, readSplits, type CorpusPage } from './corpus.js';
+import { alignBlocks } from '../dev/align.js';
+import { iterateCorpus, PAGE_TYPES, type CorpusPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { requireModels } from './require-models.js';
 import {
@@ -33,7 +34,7 @@ import {
   type PageReference,
   type PageScore,
   type Summary,
-} from './score.js';
+} from '../dev/score.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_DIR = join(REPO_ROOT, 'eval', 'results');
@@ -305,7 +306,7 @@ async function main(): Promise<void> {
     `Models: ${Object.entries(modelVersions).map(([k, v]) => `\`${k}\` ${v}`).join(', ')}.\n\n` +
     `Word-F1 is the benchmark's (macro over pages; per page type in the last columns, page counts in brackets); ` +
     `snippet shares are averaged over pages that have snippets; block metrics are pooled over all blocks against ` +
-    `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See eval/score.ts.\n\n` +
+    `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See dev/score.ts.\n\n` +
     renderTable(results, typeCounts, true) +
     '\n';
   writeFileSync(join(resultsDir, `${outBase}.md`), md);

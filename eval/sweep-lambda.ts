@@ -8,10 +8,11 @@
 import { parseArgs } from 'node:util';
 import { extract } from '../src/lib.js';
 import type { FeatureSetName } from '../src/types.js';
-import { alignBlocks } from '../training/align.js';
-import { iterateCorpus, readSplits } from './corpus.js';
+import { alignBlocks } from '../dev/align.js';
+import { iterateCorpus } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
 import { requireModels } from './require-models.js';
-import { blockMetrics, countBlocks, emptyBlockCounts, scorePage, summarise, type PageScore } from './score.js';
+import { blockMetrics, countBlocks, emptyBlockCounts, scorePage, summarise, type PageScore } from '../dev/score.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
 import { PithError } from './errors.js';
+import { decodeHtml } from './parse/charset.js';
 import type { FeatureSetName, OutputFormat } from './types.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
@@ -93,29 +94,6 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 // ---------------------------------------------------------------------------------------------------------------
 // Reading HTML
 
-const META_CHARSET_RE = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
-
-function decoderFor(label: string | undefined): TextDecoder | null {
-  if (!label) return null;
-  try {
-    return new TextDecoder(label.trim().toLowerCase());
-  } catch {
-    return null; // unknown label
-  }
-}
-
-/** Decode HTML bytes: BOM, then the given charset (HTTP header), then a <meta> charset in the first 4 KiB, else UTF-8. */
-export function decodeHtmlBytes(bytes: Uint8Array, headerCharset?: string): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const fromHeader = decoderFor(headerCharset);
-  if (fromHeader) return fromHeader.decode(bytes);
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
-  const fromMeta = decoderFor(META_CHARSET_RE.exec(head)?.[1]);
-  return (fromMeta ?? new TextDecoder('utf-8')).decode(bytes);
-}
-
 const isGzip = (bytes: Uint8Array): boolean => bytes[0] === 0x1f && bytes[1] === 0x8b;
 
 function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
@@ -130,7 +108,7 @@ function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return decodeHtmlBytes(gunzipIfNeeded(readFileSync(path), path));
+  return decodeHtml(gunzipIfNeeded(readFileSync(path), path));
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -197,8 +175,7 @@ export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number
     }
   }
   const bytes = Buffer.concat(chunks, total);
-  const charset = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
-  return decodeHtmlBytes(bytes, charset);
+  return decodeHtml(bytes, contentType);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -237,7 +214,7 @@ async function runExtract(args: string[]): Promise<number> {
   let url: string | undefined = values.url;
   if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
   if (source === '-') {
-    html = decodeHtmlBytes(gunzipIfNeeded(await readStdin(), 'stdin'));
+    html = decodeHtml(gunzipIfNeeded(await readStdin(), 'stdin'));
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
     html = await fetchHtml(source, timeoutMs, maxBytes);
@@ -308,7 +285,7 @@ async function runBatch(args: string[]): Promise<number> {
     const t0 = performance.now();
     let line: Record<string, unknown>;
     try {
-      const html = decodeHtmlBytes(gunzipIfNeeded(readFileSync(join(dir, file)), file));
+      const html = decodeHtml(gunzipIfNeeded(readFileSync(join(dir, file)), file));
       const result = await extract(html, { featureSet, fingerprint: true });
       line = { id, text: result.text, fingerprint: result.fingerprint ?? null, ms: round(performance.now() - t0) };
     } catch (err) {

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AlignStats } from './align.js';
+import type { AlignStats } from '../dev/align.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const ALIGNMENT_REPORT_PATH = join(REPO_ROOT, 'training', 'reports', 'alignment.md');
@@ -41,9 +41,9 @@ export function writeAlignmentReport(records: PageRecord[], ctx: ReportContext, 
   const date = new Date().toISOString().slice(0, 10);
   lines.push('# Alignment report', '');
   lines.push(
-    `Generated ${date} by \`npm run dump -- --set ${ctx.set}\` (training/dump-dataset.ts, training/align.ts). ` +
+    `Generated ${date} by \`npm run dump -- --set ${ctx.set}\` (training/dump-dataset.ts, dev/align.ts). ` +
       'Block labels come from aligning `ground_truth.main_content` with the block texts of `parsePage` ' +
-      '(spec §11 adapted; the method is described at the top of training/align.ts). The labels do not depend on ' +
+      '(spec §11 adapted; the method is described at the top of dev/align.ts). The labels do not depend on ' +
       `the feature set. Code: commit ${ctx.code.commit.slice(0, 10)}` +
       (ctx.code.parseCodeDirty ? ' with uncommitted changes in src/parse.' : '.'),
     '',

@@ -1,50 +1,23 @@
-// PyTorch vs onnxruntime-web parity, through the runtime code that ships (src/model). Called by training/export.py;
-// exits 1 when a probability differs by more than the golden file's tolerance or Viterbi decodes differently.
+// PyTorch vs onnxruntime-web parity, through the runtime code that ships (src/model) and the one parity check
+// (dev/golden-parity.ts). Called by training/export.py; exits 1 when a probability differs by more than the golden
+// file's tolerance or Viterbi decodes differently.
 //
 //   npx tsx training/check-parity.ts --dir models --set pith
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readGoldenFile } from '../dev/golden-file.js';
+import { checkGoldenParity } from '../dev/golden-parity.js';
 import { loadNodeClassifier } from '../src/model/node-assets.js';
-import { viterbi } from '../src/model/viterbi.js';
 import type { FeatureSetName } from '../src/types.js';
-
-interface GoldenPage {
-  id: string;
-  nBlocks: number;
-  unaryFeatures: number[];
-  edgeFeatures: number[];
-  unary: number[];
-  pairwise: number[];
-  viterbiLabels: number[];
-}
-
-function maxAbsDiff(a: Float32Array, b: number[]): number {
-  if (a.length !== b.length) return Infinity;
-  let max = 0;
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
-  return max;
-}
 
 const { values } = parseArgs({ options: { dir: { type: 'string', default: 'models' }, set: { type: 'string', default: 'pith' } } });
 const set = values.set as FeatureSetName;
-const golden = JSON.parse(readFileSync(join(values.dir, `${set}.golden.json`), 'utf8')) as {
-  lambda: number;
-  tolerance: number;
-  pages: GoldenPage[];
-};
-const classifier = await loadNodeClassifier(set, values.dir);
-let worst = 0;
-let failed = false;
-for (const page of golden.pages) {
-  const p = await classifier.predict(Float32Array.from(page.unaryFeatures), Float32Array.from(page.edgeFeatures), page.nBlocks);
-  const diff = Math.max(maxAbsDiff(p.unary, page.unary), maxAbsDiff(p.pairwise, page.pairwise));
-  const labels = Array.from(viterbi(p, page.nBlocks, golden.lambda));
-  const sameLabels = labels.join() === page.viterbiLabels.join();
-  worst = Math.max(worst, diff);
-  if (diff > golden.tolerance || !sameLabels) failed = true;
-  console.log(`parity ${page.id}: ${page.nBlocks} blocks, max abs diff ${diff.toExponential(2)}, Viterbi labels ${sameLabels ? 'equal' : 'DIFFER'}`);
+const golden = readGoldenFile(set, values.dir);
+const parity = await checkGoldenParity(await loadNodeClassifier(set, values.dir), golden);
+for (const page of parity.pages) {
+  console.log(
+    `parity ${page.id}: ${page.nBlocks} blocks, max abs diff ${page.maxAbsDiff.toExponential(2)}, Viterbi labels ${page.sameLabels ? 'equal' : 'DIFFER'}`,
+  );
 }
-console.log(`parity ${set}: max abs diff ${worst.toExponential(2)} (tolerance ${golden.tolerance}) ${failed ? 'FAILED' : 'ok'}`);
-process.exit(failed ? 1 : 0);
+console.log(`parity ${set}: max abs diff ${parity.maxAbsDiff.toExponential(2)} (tolerance ${golden.tolerance}) ${parity.ok ? 'ok' : 'FAILED'}`);
+process.exit(parity.ok ? 0 : 1);

@@ -158,7 +158,7 @@ def block_metrics(pred: np.ndarray, gold: np.ndarray) -> dict:
 
 def word_f1_proxy(preds: list, golds: list, words: list) -> dict:
     """Macro word-F1 over pages computed from block labels: a block counts with its word count, the gold text is
-    the words of the gold content blocks. Same conventions as eval/score.ts (empty gold: 1 if the prediction is
+    the words of the gold content blocks. Same conventions as dev/score.ts (empty gold: 1 if the prediction is
     empty, else 0; empty prediction: 0). It ignores what the alignment missed, so it reads a little above the
     benchmark's word-F1, but it ranks models and lambdas the same way far better than block F1 does."""
     scores = []

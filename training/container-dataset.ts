@@ -2,7 +2,7 @@
 // the block-model ablation.
 //
 //   npx tsx training/container-dataset.ts [--limit N] [--out DIR]
-//     Parses every train and val page, aligns its blocks with the ground truth (training/align.ts), and writes
+//     Parses every train and val page, aligns its blocks with the ground truth (dev/align.ts), and writes
 //     DIR (default training/data/container/, gitignored):
 //       candidates.f32  float32 LE [nCandidates, nCols] row-major: CONTAINER_FEATURES, then node_chars
 //                       (characters of the candidate's text) and content_chars (of them, in aligned content blocks)
@@ -21,11 +21,13 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPage, readSplits } from '../eval/corpus.js';
-import { CONTAINER_FEATURES, CONTAINER_MODEL, blocksInside, containerCandidates, predictContainer } from '../src/parse/container.js';
+import { loadPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
+import { CONTAINER_MODEL, predictContainer } from '../src/model/container-model.js';
+import { CONTAINER_FEATURES, blocksInside, containerCandidates } from '../src/parse/container.js';
 import { parsePage } from '../src/parse/page.js';
 import type { CdomNode } from '../src/types.js';
-import { alignBlocks } from './align.js';
+import { alignBlocks } from '../dev/align.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MIN_COVERAGE = 0.5;

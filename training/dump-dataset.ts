@@ -8,7 +8,7 @@
 //   edge.f32    float32 little-endian [totalEdges, nEdge] row-major (nBlocks - 1 rows per page)
 //   labels.u8   uint8 [totalBlocks], 1 = content
 //   words.u32   uint32 little-endian [totalBlocks]: the block's word count, tokenised as the benchmark's word-F1
-//               (eval/score.ts); for loss weights and word-weighted metrics in training, not a feature
+//               (dev/score.ts); for loss weights and word-weighted metrics in training, not a feature
 //   index.json  feature set, schema and its hash, feature names, data hash, pages with offsets, split, coverage
 // and, on a full run, the alignment report training/reports/alignment.md.
 //
@@ -22,12 +22,13 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type PageType, loadPage, readSplits } from '../eval/corpus.js';
-import { tokenize } from '../eval/score.js';
+import { type PageType, loadPage } from '../dev/corpus.js';
+import { readSplits } from '../dev/splits.js';
+import { tokenize } from '../dev/score.js';
 import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/parse/features.js';
 import { parsePage } from '../src/parse/page.js';
 import type { FeatureSetName } from '../src/types.js';
-import { type AlignStats, alignBlocks } from './align.js';
+import { type AlignStats, alignBlocks } from '../dev/align.js';
 import { type PageRecord, writeAlignmentReport } from './alignment-report.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -245,7 +246,7 @@ function main(): void {
     edgeFeatureNames: names.edge,
     dataHash: hashFiles([files.unary, files.edge, files.labels]),
     code: version,
-    labels: '1 = main content, 0 = boilerplate (alignment of ground_truth.main_content, training/align.ts)',
+    labels: '1 = main content, 0 = boilerplate (alignment of ground_truth.main_content, dev/align.ts)',
     minCoverage: args.minCoverage,
     limit: args.limit || null,
     totalBlocks: blockOffset,

@@ -61,7 +61,7 @@ SAMPLE_NOTES: dict = {
 }
 
 TEXT_SCRIPT = r"""
-import { loadPage } from '%(root)s/eval/corpus.ts';
+import { loadPage } from '%(root)s/dev/corpus.ts';
 import { parsePage } from '%(root)s/src/parse/page.ts';
 const wanted = JSON.parse(process.argv[2]);
 const out = {};

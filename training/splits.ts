@@ -13,9 +13,10 @@
 //    groups to the side holding most of its pages. Clusters and moves are recorded in splits.json.
 
 import { writeFileSync } from 'node:fs';
-import { type CorpusPage, PAGE_TYPES, type PageType, SPLITS_PATH, iterateCorpus, listPageIds } from '../eval/corpus.js';
-import { LshIndex, minhashOfShingles, shingleHashes } from '../src/fingerprint/minhash.js';
-import { mulberry32 } from './rng.js';
+import { type CorpusPage, PAGE_TYPES, type PageType, iterateCorpus, listPageIds } from '../dev/corpus.js';
+import { SPLITS_PATH } from '../dev/splits.js';
+import { LshIndex, minhashOfShingles, shingleHashes } from '../dev/minhash.js';
+import { mulberry32 } from '../dev/rng.js';
 
 export const SPLIT_SEED = 20260101;
 export const VAL_SHARE = 0.2;

@@ -19,8 +19,8 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'section', 'select', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'thead', 'tr', 'ul', 'video',
 ]);
 
-/** The patent's counted child tags. */
-const PATENT_CHILD_TAGS: ReadonlySet<string> = new Set([
+/** The patent's counted child tags (claim 3; also the container features of container.ts). */
+export const PATENT_CHILD_TAGS: ReadonlySet<string> = new Set([
   'div', 'span', 'a', 'b', 'br', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'li', 'ul', 'ol', 'p', 'pre', 'q',
   'table', 'tr', 'td',
 ]);

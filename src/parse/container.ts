@@ -10,19 +10,14 @@
 //   text_density   characters of the candidate's text / characters of the page text (claim 1)
 //   title_overlap  words of the candidate's text that occur in the page <title> / words of the candidate's text
 // plus a few cheap extras for a second variant (link density, share of content-like child tags, log size,
-// depth relative to the page's deepest candidate). A logistic model (models/container.json, trained by
-// training/container.py) scores every candidate; the container is the DEEPEST of the k best (claims 8-9).
-// Pure: no I/O; the model comes in as parsed JSON.
+// depth relative to the page's deepest candidate). A logistic model (src/model/container-model.ts over
+// models/container.json, trained by training/container.py) scores every candidate; the container is the DEEPEST
+// of the k best (claims 8-9).
+// Pure: no I/O.
 
 import type { CdomNode } from '../types.js';
+import { PATENT_CHILD_TAGS } from './cdom.js';
 import { type DomNode, isElement } from './dom.js';
-import containerModelJson from '../../models/container.json' with { type: 'json' };
-
-/** The patent's counted child tags (claim 3). */
-const PATENT_CHILD_TAGS: ReadonlySet<string> = new Set([
-  'div', 'span', 'a', 'b', 'br', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'li', 'ul', 'ol', 'p', 'pre', 'q',
-  'table', 'tr', 'td',
-]);
 
 /** Child tags that mark running content (extra feature content_tag_share). */
 const CONTENT_CHILD_TAGS: ReadonlySet<string> = new Set([
@@ -142,105 +137,6 @@ export function containerCandidates(page: ContainerPage): ContainerCandidate[] {
   }
   for (const c of out) c.features[7] = maxDepth > 0 ? c.features[0] / maxDepth : 0;
   return out;
-}
-
-/** models/container.json: logistic models over standardised features; several models are averaged (ensemble). */
-export interface ContainerModel {
-  version: string;
-  featureNames: string[];
-  mean: number[];
-  std: number[];
-  models: { weights: number[]; bias: number }[];
-  /** The container is the deepest of the k best-scored candidates. */
-  k: number;
-  /** Column of each model feature in CONTAINER_FEATURES. */
-  columns: number[];
-}
-
-/** Checks a parsed container model file; the message says what to fix. */
-export function loadContainerModel(json: unknown, source = 'models/container.json'): ContainerModel {
-  const j = json as Partial<ContainerModel> | null;
-  const fail = (what: string): never => {
-    throw new Error(`${source}: ${what}: re-run training/container.py`);
-  };
-  if (j === null || typeof j !== 'object') return fail('not a JSON object');
-  if (!Array.isArray(j.featureNames) || j.featureNames.length === 0) return fail('featureNames missing');
-  const n = j.featureNames.length;
-  const columns = j.featureNames.map((name) => {
-    const c = CONTAINER_FEATURES.indexOf(name);
-    if (c < 0) fail(`feature "${name}" is not computed by src/parse/container.ts (${CONTAINER_FEATURES.join(', ')})`);
-    return c;
-  });
-  const isNums = (a: unknown, len: number): boolean =>
-    Array.isArray(a) && a.length === len && a.every((x) => typeof x === 'number' && Number.isFinite(x));
-  if (!isNums(j.mean, n) || !isNums(j.std, n)) fail(`mean and std need ${n} finite numbers`);
-  if (!Array.isArray(j.models) || j.models.length === 0) fail('models missing');
-  for (const m of j.models!) if (!isNums(m.weights, n) || !isNums([m.bias], 1)) fail(`every model needs ${n} weights and a bias`);
-  if (typeof j.k !== 'number' || !Number.isInteger(j.k) || j.k < 1) fail('k must be a positive integer');
-  return {
-    version: typeof j.version === 'string' ? j.version : 'container',
-    featureNames: j.featureNames,
-    mean: j.mean!,
-    std: j.std!.map((s) => (s === 0 ? 1 : s)),
-    models: j.models!,
-    k: j.k!,
-    columns,
-  };
-}
-
-/** The shipped model (models/container.json), checked once at module load. */
-export const CONTAINER_MODEL: ContainerModel = loadContainerModel(containerModelJson);
-
-/** Probability that each candidate is the main-content container (mean over the model's logistic models). */
-export function scoreCandidates(candidates: readonly ContainerCandidate[], model: ContainerModel = CONTAINER_MODEL): Float64Array {
-  const n = model.columns.length;
-  const z = new Float64Array(n);
-  const out = new Float64Array(candidates.length);
-  for (let i = 0; i < candidates.length; i++) {
-    const f = candidates[i].features;
-    for (let j = 0; j < n; j++) z[j] = (f[model.columns[j]] - model.mean[j]) / model.std[j];
-    let p = 0;
-    for (const m of model.models) {
-      let s = m.bias;
-      for (let j = 0; j < n; j++) s += m.weights[j] * z[j];
-      p += 1 / (1 + Math.exp(-s));
-    }
-    out[i] = p / model.models.length;
-  }
-  return out;
-}
-
-/**
- * Index of the deepest (largest `depths[i]`) among the k highest scores; ties in depth go to the higher score,
- * then to the earlier candidate. -1 when there are no candidates.
- */
-export function deepestOfTopK(scores: ArrayLike<number>, depths: ArrayLike<number>, k: number): number {
-  const order = Array.from({ length: scores.length }, (_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
-  let best = -1;
-  for (const i of order.slice(0, Math.max(1, k))) {
-    if (best < 0 || depths[i] > depths[best] || (depths[i] === depths[best] && scores[i] > scores[best])) best = i;
-  }
-  return best;
-}
-
-export interface ContainerPrediction {
-  /** The predicted container, null when the page has no text. */
-  node: CdomNode | null;
-  /** Its probability under the model (0 when node is null). */
-  score: number;
-}
-
-/** The patent's decision: score every candidate, keep the k best, return the deepest of them. */
-export function predictContainer(
-  page: ContainerPage,
-  model: ContainerModel = CONTAINER_MODEL,
-  k: number = model.k,
-): ContainerPrediction {
-  const candidates = containerCandidates(page);
-  if (candidates.length === 0) return { node: null, score: 0 };
-  const scores = scoreCandidates(candidates, model);
-  const i = deepestOfTopK(scores, candidates.map((c) => c.features[0]), k);
-  return { node: candidates[i].node, score: scores[i] };
 }
 
 /** Per block (page.blocks order): 1 when the block lies inside `container`, else 0. */

@@ -127,3 +127,15 @@ export function findTitle(document: DomDocument): string | null {
   };
   return scan(document, 0);
 }
+
+/**
+ * The first child to walk under `root`. linkedom gives a document's doctype no next sibling, so after a doctype
+ * the walk starts at the document element instead.
+ */
+export function firstChildOf(root: DomNode): DomNode | null {
+  const first = root.firstChild;
+  if (first !== null && first.nodeType === 10 && first.nextSibling === null) {
+    return (root as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
+  }
+  return first;
+}

@@ -7,68 +7,31 @@
 // tree only when kept text (or a kept image) lies inside it. Only allowlisted tags with checked attributes can
 // enter the tree, so whatever serialises it cannot emit scripts, styles, event handlers or unsafe URLs.
 // Iterative, not recursive: real pages nest thousands of unclosed tags deep.
+//
+// The tree's node types are in content-node.ts, the URL and image policy in url-policy.ts, the post-passes after
+// the walk in finish-tree.ts.
 
-import type { DomElement, DomNode, DomText } from '../parse/dom.js';
-
-/** Tags the clean tree can hold (the HTML renderer's allowlist). */
-export type ContentTag =
-  | 'p' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' | 'ul' | 'ol' | 'li' | 'a' | 'em' | 'strong' | 'b' | 'i'
-  | 'code' | 'pre' | 'blockquote' | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td' | 'img' | 'figure'
-  | 'figcaption' | 'br' | 'hr' | 'sup' | 'sub' | 'dl' | 'dt' | 'dd';
-
-export interface ContentAttrs {
-  /** Absolute (or, without a page URL, relative) http(s)/mailto/tel/ftp URL. */
-  href?: string;
-  /** Absolute (or relative) http(s) URL. */
-  src?: string;
-  alt?: string;
-  title?: string;
-  colspan?: number;
-  rowspan?: number;
-  /** Code language from `class="language-x"` / `lang-x`, restricted to [A-Za-z0-9_+#.-]. */
-  language?: string;
-}
-
-export interface ContentText {
-  kind: 'text';
-  text: string;
-}
-
-export interface ContentElement {
-  kind: 'el';
-  tag: ContentTag;
-  attrs: ContentAttrs;
-  children: ContentNode[];
-  /** Images and rules: decided after the walk (see RegionCheck). */
-  region?: RegionCheck;
-  /** Table rows from `<thead>`. */
-  head?: boolean;
-}
-
-export type ContentNode = ContentText | ContentElement;
-
-/** An image or rule is kept when kept text lies before and after it, or (images) in its nearest content block. */
-interface RegionCheck {
-  prevKept: boolean;
-  nextKept: boolean;
-  frame: RegionFrame | null;
-}
-
-interface RegionFrame {
-  hasKept: boolean;
-  parent: RegionFrame | null;
-}
+import { type DomElement, type DomNode, type DomText, firstChildOf } from '../parse/dom.js';
+import {
+  BLOCK_TAGS,
+  type ContentAttrs,
+  type ContentElement,
+  type ContentNode,
+  type ContentTag,
+  NON_BLANK,
+  type RegionCheck,
+  type RegionFrame,
+  hasContent,
+  isBlockNode,
+  textOf,
+} from './content-node.js';
+import { finalizeBlocks } from './finish-tree.js';
+import { pickImageSrc, safeUrl } from './url-policy.js';
 
 export interface ContentTreeOptions {
   /** Absolute base URL for links and images (see resolveBaseUrl); null leaves relative URLs relative. */
   baseUrl?: string | null;
 }
-
-/** Block-level tags of the clean tree; everything else in it is inline. */
-export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'pre', 'blockquote', 'table', 'thead', 'tbody', 'tr',
-  'th', 'td', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'hr',
-]);
 
 const enum Kind {
   Transparent,
@@ -120,157 +83,9 @@ const RENAME: Readonly<Record<string, ContentTag>> = {
 const MAX_OUT_DEPTH = 48;
 
 const ASCII_SPACE_RUN = /[ \t\n\r\f]+/g;
-const NON_BLANK = /[^ \t\n\r\f]/;
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
 const HIGHLIGHT_CLASS = /(?:^|\s)(?:highlight-source|brush:?\s*)-?([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
-const URL_TABS = /[\t\n\r]/g;
-const URL_EDGES = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
-const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
-const COLON_BEFORE_PATH = /^[^/?#]*:/;
 const SPAN_NUMBER = /^\s*(\d{1,4})\s*$/;
-const LINK_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:', 'ftp:']);
-const IMAGE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
-
-/**
- * A URL safe to emit, or null. Strips what browsers strip (tabs and newlines anywhere, controls and spaces at the
- * ends) before looking at the scheme, so `java&#9;script:` and ` JAVASCRIPT:` are caught; only the allowlisted
- * schemes pass (no javascript:, vbscript:, data:, file:, blob:). Resolved against `baseUrl` when there is one.
- */
-export function safeUrl(raw: string, baseUrl: string | null, kind: 'link' | 'image'): string | null {
-  const s = raw.replace(URL_EDGES, '').replace(URL_TABS, '');
-  if (s === '') return null;
-  const allowed = kind === 'link' ? LINK_PROTOCOLS : IMAGE_PROTOCOLS;
-  let url: URL;
-  if (baseUrl) {
-    try {
-      url = new URL(s, baseUrl);
-    } catch {
-      return null;
-    }
-  } else if (URL_SCHEME.test(s)) {
-    try {
-      url = new URL(s);
-    } catch {
-      return null;
-    }
-  } else {
-    // Relative and nothing to resolve against: keep it, unless something scheme-like hides before the path.
-    return COLON_BEFORE_PATH.test(s) ? null : s;
-  }
-  return allowed.has(url.protocol) ? url.href : null;
-}
-
-/** The base URL for a page: `<base href>` resolved against the page URL (http(s) only), else the page URL. */
-export function resolveBaseUrl(document: DomNode, pageUrl: string | undefined): string | null {
-  let page: URL | null = null;
-  if (pageUrl) {
-    try {
-      page = new URL(pageUrl);
-    } catch {
-      page = null;
-    }
-  }
-  const base = findBaseHref(document);
-  if (base !== null) {
-    try {
-      const u = page ? new URL(base, page) : new URL(base);
-      if (IMAGE_PROTOCOLS.has(u.protocol)) return u.href;
-    } catch {
-      // unusable <base>: fall back to the page URL
-    }
-  }
-  return page && IMAGE_PROTOCOLS.has(page.protocol) ? page.href : null;
-}
-
-function findBaseHref(document: DomNode): string | null {
-  const scan = (parent: DomNode, depth: number): string | null => {
-    for (let c = firstChildOf(parent); c; c = c.nextSibling) {
-      if (c.nodeType !== 1) continue;
-      const el = c as DomElement;
-      if (el.localName === 'base') {
-        const href = el.getAttribute('href');
-        if (href !== null) return href;
-      } else if (depth < 2 && (el.localName === 'html' || el.localName === 'head')) {
-        const r = scan(el, depth + 1);
-        if (r !== null) return r;
-      }
-    }
-    return null;
-  };
-  return scan(document, 0);
-}
-
-/**
- * The largest candidate of a `srcset` (by `w`, else `x` descriptor; none means 1x). Parses per the HTML rules:
- * a URL is a run of non-space characters (commas inside it are fine), descriptors run to the next comma.
- */
-export function largestSrcsetUrl(srcset: string): string | null {
-  let best: string | null = null;
-  let bestScore = -1;
-  const n = srcset.length;
-  let i = 0;
-  while (i < n) {
-    while (i < n && (srcset[i] === ',' || isSpace(srcset.charCodeAt(i)))) i++;
-    if (i >= n) break;
-    let j = i;
-    while (j < n && !isSpace(srcset.charCodeAt(j))) j++;
-    let url = srcset.slice(i, j);
-    let descriptor = '';
-    if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
-    } else {
-      let k = j;
-      let depth = 0;
-      while (k < n && (depth > 0 || srcset[k] !== ',')) {
-        if (srcset[k] === '(') depth++;
-        else if (srcset[k] === ')') depth = Math.max(0, depth - 1);
-        k++;
-      }
-      descriptor = srcset.slice(j, k).trim();
-      j = k;
-    }
-    i = j;
-    if (url === '') continue;
-    let score = 1;
-    const d = descriptor.match(/([\d.]+)\s*([wx])/i);
-    if (d) {
-      const v = Number.parseFloat(d[1]);
-      if (Number.isFinite(v)) score = d[2].toLowerCase() === 'w' ? v : v;
-    }
-    if (score > bestScore) {
-      best = url;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
-}
-
-const IMAGE_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url', 'src'] as const;
-
-/** The image's real source: largest (data-)srcset, then the lazy-loading attributes, then src; data: URLs skipped. */
-export function pickImageSrc(el: DomElement, baseUrl: string | null): string | null {
-  for (const attr of ['data-srcset', 'srcset']) {
-    const v = el.getAttribute(attr);
-    if (v) {
-      const u = largestSrcsetUrl(v);
-      const safe = u === null ? null : safeUrl(u, baseUrl, 'image');
-      if (safe !== null) return safe;
-    }
-  }
-  for (const attr of IMAGE_ATTRS) {
-    const v = el.getAttribute(attr);
-    if (v) {
-      const safe = safeUrl(v, baseUrl, 'image');
-      if (safe !== null) return safe;
-    }
-  }
-  return null;
-}
-
 interface Sink {
   nodes: ContentNode[];
   /** Kept text or an image somewhere inside. */
@@ -294,10 +109,6 @@ interface Frame {
 }
 
 const newSink = (): Sink => ({ nodes: [], content: false, hasBlock: false });
-
-export function isBlockNode(n: ContentNode): n is ContentElement {
-  return n.kind === 'el' && BLOCK_TAGS.has(n.tag);
-}
 
 function push(sink: Sink, node: ContentNode): void {
   if (node.kind === 'text') {
@@ -325,18 +136,6 @@ const el = (tag: ContentTag, children: ContentNode[], attrs: ContentAttrs = {}):
   attrs,
   children,
 });
-
-/** True when the nodes hold text, an image or a rule (cells count by their own content). */
-export function hasContent(nodes: readonly ContentNode[]): boolean {
-  for (const n of nodes) {
-    if (n.kind === 'text') {
-      if (NON_BLANK.test(n.text)) return true;
-    } else if (n.tag === 'td' || n.tag === 'th') {
-      if (hasContent(n.children)) return true;
-    } else if (n.tag !== 'br') return true;
-  }
-  return false;
-}
 
 /** Wraps each run of inline nodes in a `p` (when it has content); blocks pass through. */
 function groupRuns(nodes: readonly ContentNode[]): ContentElement[] {
@@ -370,16 +169,6 @@ function flattenInline(nodes: readonly ContentNode[], out: ContentNode[] = []): 
     } else out.push(n);
   }
   return out;
-}
-
-function textOf(nodes: readonly ContentNode[]): string {
-  let s = '';
-  for (const n of nodes) {
-    if (n.kind === 'text') s += n.text;
-    else if (n.tag === 'br') s += '\n';
-    else s += textOf(n.children);
-  }
-  return s;
 }
 
 function languageOf(element: DomElement): string | undefined {
@@ -722,18 +511,6 @@ export function buildContentTree(
   return finalizeBlocks(groupRuns(rootSink.nodes));
 }
 
-/**
- * The first child to walk. linkedom gives a document's doctype no next sibling, so after a doctype the walk starts
- * at the document element instead.
- */
-export function firstChildOf(root: DomNode): DomNode | null {
-  const first = root.firstChild;
-  if (first !== null && first.nodeType === 10 && first.nextSibling === null) {
-    return (root as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
-  }
-  return first;
-}
-
 /** A table of data cells stays a table; a layout table (blocks in cells, or one column) becomes its cells' blocks. */
 function finishTable(nodes: readonly ContentNode[], parent: Sink): void {
   const rows: ContentElement[] = [];
@@ -772,96 +549,6 @@ function finishTable(nodes: readonly ContentNode[], parent: Sink): void {
   if (headRows.length > 0) children.push(el('thead', headRows));
   if (bodyRows.length > 0) children.push(el('tbody', bodyRows));
   push(parent, el('table', children));
-}
-
-/** Drops rejected images and rules, prunes what became empty, trims the whitespace at the edges of inline runs. */
-function finalizeBlocks(nodes: ContentElement[]): ContentElement[] {
-  return finalizeChildren(nodes, true) as ContentElement[];
-}
-
-const regionKept = (r: RegionCheck, isImage: boolean): boolean =>
-  (r.prevKept && r.nextKept) || (isImage && r.frame !== null && r.frame.hasKept);
-
-function finalizeChildren(nodes: readonly ContentNode[], blockContext: boolean): ContentNode[] {
-  const out: ContentNode[] = [];
-  for (const n of nodes) {
-    if (n.kind === 'text') {
-      if (n.text !== '') out.push(n);
-      continue;
-    }
-    if (n.region) {
-      if (!regionKept(n.region, n.tag === 'img')) continue;
-      delete n.region;
-      out.push(n);
-      continue;
-    }
-    if (n.tag === 'br' || n.tag === 'pre') {
-      out.push(n);
-      continue;
-    }
-    n.children = finalizeChildren(n.children, BLOCK_TAGS.has(n.tag));
-    if (n.tag === 'td' || n.tag === 'th' || hasContent(n.children)) out.push(n);
-  }
-  if (blockContext) trimRuns(out);
-  return out;
-}
-
-/** In a block: each inline run loses leading/trailing spaces and line breaks; double spaces across nodes collapse. */
-function trimRuns(nodes: ContentNode[]): void {
-  let start = 0;
-  for (let i = 0; i <= nodes.length; i++) {
-    if (i === nodes.length || isBlockNode(nodes[i])) {
-      if (i > start) trimRun(nodes, start, i);
-      start = i + 1;
-    }
-  }
-  // drop line breaks and blank texts left at the edges of runs
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    const n = nodes[i];
-    const prev = nodes[i - 1];
-    const next = nodes[i + 1];
-    const edge = prev === undefined || next === undefined || isBlockNode(prev) || isBlockNode(next);
-    if (n.kind === 'text' && n.text === '') nodes.splice(i, 1);
-    else if (edge && n.kind === 'el' && n.tag === 'br') nodes.splice(i, 1);
-  }
-}
-
-function trimRun(nodes: ContentNode[], start: number, end: number): void {
-  const leaves: Array<ContentText | ContentElement> = [];
-  const collect = (list: readonly ContentNode[], from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const n = list[i];
-      if (n.kind === 'text' || n.tag === 'br' || n.tag === 'img') leaves.push(n);
-      else collect(n.children, 0, n.children.length);
-    }
-  };
-  collect(nodes, start, end);
-  let prevSpace = true;
-  let lastText: ContentText | null = null;
-  for (const leaf of leaves) {
-    if (leaf.kind === 'text') {
-      if (prevSpace) leaf.text = leaf.text.replace(/^ +/, '');
-      if (leaf.text === '') continue;
-      prevSpace = leaf.text.endsWith(' ');
-      lastText = leaf;
-    } else if (leaf.tag === 'br') {
-      if (lastText) lastText.text = lastText.text.replace(/ +$/, '');
-      prevSpace = true;
-      lastText = null;
-    } else {
-      prevSpace = false;
-      lastText = null;
-    }
-  }
-  for (let i = leaves.length - 1; i >= 0; i--) {
-    const leaf = leaves[i];
-    if (leaf.kind !== 'text') {
-      if (leaf.tag === 'img') break;
-      continue;
-    }
-    leaf.text = leaf.text.replace(/ +$/, '');
-    if (leaf.text !== '') break;
-  }
 }
 
 /** The kept Text nodes of a page: `blocks[i].domNode` for every block labelled 1. */

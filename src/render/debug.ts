@@ -5,7 +5,8 @@
 import type { CdomNode, Extraction } from '../types.js';
 import { escapeHtmlAttr, escapeHtmlText } from './html.js';
 // container (issue 6 item 1): the predicted main-content container is named in the header and its blocks marked.
-import { blocksInside, predictContainer } from '../parse/container.js';
+import { blocksInside } from '../parse/container.js';
+import { predictContainer } from '../model/container-model.js';
 
 /** What the debug view reads of the parsed page. */
 export interface DebugPage {
@@ -94,7 +95,7 @@ export function renderDebugHtml(extraction: Extraction, page: DebugPage, options
     ['description', m.description],
   ];
   const t = extraction.timings;
-  // container: the predicted main-content container (src/parse/container.ts), null without a root
+  // container: the predicted main-content container (src/model/container-model.ts), null without a root
   const container = page.root ? predictContainer({ root: page.root, blocks: page.blocks, title: page.title ?? null }) : null;
   const inContainer = blocksInside(page, container?.node ?? null);
   let out =

@@ -5,7 +5,8 @@
 // is known. Text and attribute values are escaped.
 
 import type { DomNode } from '../parse/dom.js';
-import { buildContentTree, type ContentNode, type ContentTreeOptions } from './content-tree.js';
+import type { ContentNode } from './content-node.js';
+import { buildContentTree, type ContentTreeOptions } from './content-tree.js';
 
 /** Sanitised HTML of the kept Text nodes under `root` (the page's document). '' when nothing is kept. */
 export function renderHtml(root: DomNode, kept: ReadonlySet<unknown>, options: ContentTreeOptions = {}): string {

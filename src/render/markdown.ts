@@ -3,14 +3,8 @@
 // linkedom in workerd without a DOM shim).
 
 import type { DomNode } from '../parse/dom.js';
-import {
-  BLOCK_TAGS,
-  buildContentTree,
-  isBlockNode,
-  type ContentElement,
-  type ContentNode,
-  type ContentTreeOptions,
-} from './content-tree.js';
+import { BLOCK_TAGS, type ContentElement, type ContentNode, isBlockNode, textOf } from './content-node.js';
+import { buildContentTree, type ContentTreeOptions } from './content-tree.js';
 import { stripInvisible } from './text.js';
 
 /** Markdown of the kept Text nodes under `root` (the page's document). '' when nothing is kept. */
@@ -112,7 +106,7 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
         out += wrap('**', renderInline(n.children, ctx), '**');
         break;
       case 'code': {
-        const raw = inlineText(n.children).replace(NEWLINES, ' ');
+        const raw = stripInvisible(textOf(n.children)).replace(NEWLINES, ' ');
         if (raw.trim() === '') {
           out += raw;
           break;
@@ -151,17 +145,6 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
     }
   }
   return out;
-}
-
-/** The plain text of inline nodes (for code spans). */
-function inlineText(nodes: readonly ContentNode[]): string {
-  let s = '';
-  for (const n of nodes) {
-    if (n.kind === 'text') s += stripInvisible(n.text);
-    else if (n.tag === 'br') s += '\n';
-    else s += inlineText(n.children);
-  }
-  return s;
 }
 
 /** A paragraph-level run of inline nodes. */
@@ -250,7 +233,7 @@ function renderBlock(n: ContentElement): string {
     }
     case 'pre': {
       const code = n.children[0];
-      const text = code && code.kind === 'el' ? inlineText(code.children) : inlineText(n.children);
+      const text = stripInvisible(code && code.kind === 'el' ? textOf(code.children) : textOf(n.children));
       const language = code && code.kind === 'el' ? (code.attrs.language ?? '') : '';
       const fence = '`'.repeat(Math.max(3, longestRun(text, BACKTICK_RUN) + 1));
       return `${fence}${language}\n${text}\n${fence}`;

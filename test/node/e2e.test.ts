@@ -7,8 +7,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../src/lib.js';
-import { decodeHtml } from '../../eval/corpus.js';
-import { FIXTURES_DIR, normaliseForMatch, type FixtureExpectation } from '../../eval/new-fixture.js';
+import { decodeHtml } from '../../src/parse/charset.js';
+import { FIXTURES_DIR, normaliseForMatch, type FixtureExpectation } from '../../dev/fixtures.js';
 
 const fixtures = readdirSync(FIXTURES_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(FIXTURES_DIR, d.name, 'expected.json')))

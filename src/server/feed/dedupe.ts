@@ -7,6 +7,7 @@
 // whatever the order of the feed. Texts of fewer than MIN_DEDUPE_WORDS words are never treated as duplicates
 // (a bare title like "Weather" says too little).
 
+import { decodeCharacterReferences } from '../../parse/entities.js';
 import { NEAR_DUPLICATE_DISTANCE, hammingDistance, simhashOfWords, wordHashes } from '../../fingerprint/simhash.js';
 
 /** Fewest words a text needs before pith drops an item as a copy of another with the same fingerprint. */
@@ -20,16 +21,10 @@ export interface DedupeItem {
 }
 
 const TAG = /<[^>]*>/g;
-const ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z][a-z0-9]{1,31}));/gi;
-const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** Text of an HTML fragment, for fingerprinting only: tags become spaces, character references are decoded. */
 export function textOfHtml(html: string): string {
-  return html.replace(TAG, ' ').replace(ENTITY, (_m, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    const code = dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : -1;
-    if (code >= 0) return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : ' ';
-    return NAMED[(name ?? '').toLowerCase()] ?? ' ';
-  });
+  return decodeCharacterReferences(html.replace(TAG, ' '), ' ');
 }
 
 /** 16-hex SimHash of a text, or null when it has fewer than MIN_DEDUPE_WORDS words. */

@@ -11,7 +11,7 @@ import {
   simhashOfWords,
   wordHashes,
 } from '../../../src/fingerprint/simhash.js';
-import { rng } from '../../helpers/rng.js';
+import { mulberry32 as rng } from '../../../dev/rng.js';
 
 
 // A Zipf-like vocabulary: frequent words repeat, as in prose, so shingles are not all distinct.

@@ -1,33 +1,8 @@
-// The ONNX runner (onnxruntime-web in Node) reproduces the PyTorch outputs that training/export.py saved.
-import { readFileSync } from 'node:fs';
+// The ONNX runner (onnxruntime-web in Node): concurrent pages, empty pages, feature widths. Parity with PyTorch is
+// the golden-parity suite (golden-parity.test.ts).
 import { describe, expect, it } from 'vitest';
-import { defaultModelDir, loadNodeClassifier } from '../../../src/model/node-assets.js';
-import { viterbi } from '../../../src/model/viterbi.js';
-import type { FeatureSetName } from '../../../src/types.js';
-
-interface Golden {
-  version: string;
-  lambda: number;
-  tolerance: number;
-  pages: {
-    id: string;
-    nBlocks: number;
-    unaryFeatures: number[];
-    edgeFeatures: number[];
-    unary: number[];
-    pairwise: number[];
-    viterbiLabels: number[];
-  }[];
-}
-
-function readGolden(set: FeatureSetName): Golden {
-  const path = `${defaultModelDir()}/${set}.golden.json`;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Golden;
-  } catch {
-    throw new Error(`${path} is missing: run training/train.py --set ${set} and training/export.py --set ${set}`);
-  }
-}
+import { readGoldenFile } from '../../../dev/golden-file.js';
+import { loadNodeClassifier } from '../../../src/model/node-assets.js';
 
 function maxAbsDiff(a: Float32Array, b: number[]): number {
   expect(a.length).toBe(b.length);
@@ -37,22 +12,8 @@ function maxAbsDiff(a: Float32Array, b: number[]): number {
 }
 
 describe.each(['pith', 'paper'] as const)('ONNX classifier, %s models', (set) => {
-  it('reproduces the golden PyTorch probabilities within 1e-5 and the Python Viterbi labels', async () => {
-    const golden = readGolden(set);
-    const classifier = await loadNodeClassifier(set);
-    expect(classifier.info.version).toBe(golden.version);
-    expect(classifier.info.lambda).toBe(golden.lambda);
-    expect(golden.pages.some((p) => p.nBlocks === 1)).toBe(true);
-    for (const page of golden.pages) {
-      const p = await classifier.predict(Float32Array.from(page.unaryFeatures), Float32Array.from(page.edgeFeatures), page.nBlocks);
-      expect(maxAbsDiff(p.unary, page.unary), `page ${page.id} unary`).toBeLessThanOrEqual(1e-5);
-      expect(maxAbsDiff(p.pairwise, page.pairwise), `page ${page.id} pairwise`).toBeLessThanOrEqual(1e-5);
-      expect(Array.from(viterbi(p, page.nBlocks, golden.lambda)), `page ${page.id} labels`).toEqual(page.viterbiLabels);
-    }
-  });
-
   it('serves concurrent pages without mixing them up, and a page of 0 blocks', async () => {
-    const golden = readGolden(set);
+    const golden = readGoldenFile(set);
     const classifier = await loadNodeClassifier(set);
     expect(await loadNodeClassifier(set)).toBe(classifier);
     const results = await Promise.all(

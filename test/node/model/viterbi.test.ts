@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_FLOOR, unaryArgmax, viterbi } from '../../../src/model/viterbi.js';
 import type { Potentials } from '../../../src/types.js';
-import { rng } from '../../helpers/rng.js';
+import { mulberry32 as rng } from '../../../dev/rng.js';
 
 
 /** Random softmax-normalised potentials: unary [n, 2], pairwise [n - 1, 4]. */

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  CONTAINER_FEATURES, CONTAINER_MODEL, PATENT_FEATURES, blocksInside, containerCandidates, deepestOfTopK, loadContainerModel,
-  predictContainer, scoreCandidates,
-} from '../../../src/parse/container.js';
+import { CONTAINER_MODEL, deepestOfTopK, loadContainerModel, predictContainer, scoreCandidates } from '../../../src/model/container-model.js';
+import { CONTAINER_FEATURES, PATENT_FEATURES, blocksInside, containerCandidates } from '../../../src/parse/container.js';
 import { parsePage } from '../../../src/parse/page.js';
 import { extract } from '../../../src/lib.js';
 import type { CdomNode } from '../../../src/types.js';
@@ -123,6 +121,7 @@ describe('container model', () => {
       .toThrow(/feature "tag_count" is not computed/);
     expect(() => loadContainerModel({ featureNames: ['depth'], mean: [0], std: [1], models: [{ weights: [1, 2], bias: 0 }], k: 4 }))
       .toThrow(/1 weights/);
+    expect(() => loadContainerModel(null)).toThrow(expect.objectContaining({ name: 'PithError', code: 'model_mismatch' }));
   });
 
   it('with k = 1 the best candidate wins; with a larger k a deeper one of the top k', () => {

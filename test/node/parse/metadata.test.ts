@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtmlDocument } from '../../../src/parse/dom.js';
-import { detectLanguage, extractMetadata, normaliseDate, normaliseLanguage } from '../../../src/parse/metadata.js';
+import { extractMetadata } from '../../../src/parse/metadata.js';
+import { normaliseDate } from '../../../src/parse/metadata-dates.js';
+import { detectLanguage, normaliseLanguage } from '../../../src/parse/metadata-language.js';
 
 const URL = 'https://www.example.com/news/2024/story.html';
 const page = (head: string, body = '', htmlAttrs = '') =>

@@ -1,7 +1,8 @@
 // Renderer tests without a model: parse a page, choose the labels, build the kept set.
 import type { DomNode } from '../../../src/parse/dom.js';
 import { parsePage, type Page } from '../../../src/parse/page.js';
-import { keptTextNodes, resolveBaseUrl } from '../../../src/render/content-tree.js';
+import { keptTextNodes } from '../../../src/render/content-tree.js';
+import { resolveBaseUrl } from '../../../src/render/url-policy.js';
 import { renderHtml } from '../../../src/render/html.js';
 import { renderMarkdown } from '../../../src/render/markdown.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DomElement, type DomNode, parseHtmlDocument } from '../../../src/parse/dom.js';
-import { safeUrl } from '../../../src/render/content-tree.js';
+import { safeUrl } from '../../../src/render/url-policy.js';
 import { doc, htmlOf } from './helpers.js';
 
 const ALLOWED_TAGS = new Set([

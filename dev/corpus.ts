@@ -1,10 +1,11 @@
 // The WCXB dev corpus: locating it, decoding its pages, reading the committed splits.
-// Shared by training (dataset dump, splits) and evaluation. Node only.
+// Shared by training (dataset dump, splits) and evaluation. Node only. The train/val split is in ./splits.ts.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { decodeHtml } from '../src/parse/charset.js';
 
 export const PAGE_TYPES = [
   'article',
@@ -37,16 +38,9 @@ export interface CorpusPage {
   /** Host without a leading "www.", lower-cased ('' when unknown). */
   domain: string;
   pageType: PageType;
-  /** Decoded HTML (charset from BOM or <meta>, else UTF-8). */
+  /** Decoded HTML (src/parse/charset.ts: BOM, then the document's declaration, else UTF-8). */
   html: string;
   groundTruth: GroundTruth;
-}
-
-export interface Splits {
-  train: string[];
-  val: string[];
-  /** Pages left out of training and validation, with the reason. */
-  excluded: { id: string; reason: string }[];
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,25 +83,6 @@ function readMetadata(dir: string): Record<string, MetadataEntry> {
     metadataCache.set(dir, meta);
   }
   return meta;
-}
-
-const CHARSET_RE = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
-
-/** Decode HTML bytes: BOM first, then a <meta> charset in the first 4 KiB, else UTF-8. Unknown labels fall back to UTF-8. */
-export function decodeHtml(bytes: Uint8Array): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
-  const label = CHARSET_RE.exec(head)?.[1];
-  if (label) {
-    try {
-      return new TextDecoder(label).decode(bytes);
-    } catch {
-      // unknown label: fall through to UTF-8
-    }
-  }
-  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /** Host of a URL without "www.", lower-cased; '' if it does not parse. */
@@ -171,18 +146,4 @@ export function* iterateCorpus(ids?: string[], dir = dataDir()): Generator<Corpu
 /** Load the whole corpus into memory (about 1,500 pages, a few hundred MB of strings). */
 export function loadCorpus(ids?: string[]): CorpusPage[] {
   return [...iterateCorpus(ids)];
-}
-
-export const SPLITS_PATH = join(REPO_ROOT, 'training', 'splits.json');
-
-/** The committed train/val split (training/splits.json). */
-export function readSplits(path = SPLITS_PATH): Splits {
-  if (!existsSync(path)) {
-    throw new Error(`${path} is missing: run \`npx tsx training/splits.ts\` to create it`);
-  }
-  const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<Splits>;
-  if (!Array.isArray(s.train) || !Array.isArray(s.val)) {
-    throw new Error(`${path} has no train/val arrays: regenerate it with \`npx tsx training/splits.ts\``);
-  }
-  return { train: s.train, val: s.val, excluded: Array.isArray(s.excluded) ? s.excluded : [] };
 }

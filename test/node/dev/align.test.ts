@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignBlocks } from '../../../training/align.js';
+import { alignBlocks } from '../../../dev/align.js';
 
 const P1 = 'The committee approved the new budget after a long debate on Tuesday evening.';
 const P2 = 'Funding for public libraries will rise by twelve percent over the next two years.';

@@ -8,7 +8,7 @@ import {
   tokenize,
   wordF1,
   type PageScore,
-} from '../../../eval/score.js';
+} from '../../../dev/score.js';
 
 describe('tokenize', () => {
   it('lower-cases and keeps runs of letters, digits and underscore', () => {

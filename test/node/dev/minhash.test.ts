@@ -8,8 +8,8 @@ import {
   minhash,
   minhashOfShingles,
   shingleHashes,
-} from '../../../src/fingerprint/minhash.js';
-import { rng } from '../../helpers/rng.js';
+} from '../../../dev/minhash.js';
+import { mulberry32 as rng } from '../../../dev/rng.js';
 
 
 const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(' ');
