@@ -5,9 +5,19 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // `npm test`: needs Node and `npm install` only.
         test: {
           name: 'node',
           include: ['test/node/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        // `npm run test:all` only: suites that need Debian's PyTorch, Chromium or the WCXB corpus (README, Tests).
+        test: {
+          name: 'full',
+          include: ['test/full/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
         },
