@@ -12,7 +12,9 @@ import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
 import { PithError } from './errors.js';
 import { decodeHtml } from './parse/charset.js';
-import type { FeatureSetName, OutputFormat } from './types.js';
+import { defaultModelDir, packageRoot } from './model/node-assets.js';
+import { sniffBytes } from './parse/sniff.js';
+import type { Extraction, FeatureSetName, OutputFormat } from './types.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
 const isOutputFormat = (f: string): f is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(f);
@@ -29,13 +31,15 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--feature-set pith|paper]
   pith <command> --help
+  pith --version
 
 Commands:
   extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
-  batch     extract every .html and .html.gz file of a folder into one JSON line per page
+  batch     extract every .html, .htm and .html.gz file of a folder into one JSON line per page
 
+Input that is not HTML (an image, a PDF, other binary data, text without any tag) is refused with exit code 1.
 Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
 `;
 
@@ -63,15 +67,17 @@ The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta 
 
 const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
 
-Extracts every .html and .html.gz file directly inside <dir> (sorted by name, not recursive) and writes one line
-per page: {"id": <file name without .html/.html.gz>, "text": <main text>, "fingerprint": {"simhash": <16 hex>},
-"ms": <extraction time>}. The fingerprint is always written (it costs about 0.1 ms a page): pages whose simhash
+Extracts every .html, .htm and .html.gz (.htm.gz) file directly inside <dir> (sorted by name, not recursive) and
+writes one line per page: {"id": <file name without .html/.htm/.gz>, "text": <main text>, "fingerprint":
+{"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>}; --format markdown or html adds that field, --format json
+writes the whole result (title, metadata, wordCount, markdown, html, blocks, timings) after "id". The fingerprint is always written (it costs about 0.1 ms a page): pages whose simhash
 values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in the library).
-A page that fails gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and the run goes on; the
-exit code is then 1. Progress goes to stderr.
+A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and
+the run goes on; the exit code is then 1. Progress goes to stderr.
 
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --format <f>              text (default), markdown, html or json: what each line carries besides the text
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
 `;
@@ -105,10 +111,22 @@ function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
   }
 }
 
+/**
+ * Decoded HTML of `bytes` (already decompressed), or PithError 'not_html' saying what they are instead: pith reads
+ * HTML only, as the service does (src/parse/sniff.ts). An empty input is let through: it has no main content.
+ */
+export function htmlOf(bytes: Uint8Array, name: string, contentType = ''): string {
+  const sniffed = sniffBytes(bytes);
+  if (!sniffed.html && bytes.length > 0) {
+    throw new PithError('not_html', `${name} is ${sniffed.description} (${sniffed.mediaType}), not an HTML page`, { mediaType: sniffed.mediaType });
+  }
+  return decodeHtml(bytes, contentType);
+}
+
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return decodeHtml(gunzipIfNeeded(readFileSync(path), path));
+  return htmlOf(gunzipIfNeeded(readFileSync(path), path), path);
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -175,7 +193,7 @@ export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number
     }
   }
   const bytes = Buffer.concat(chunks, total);
-  return decodeHtml(bytes, contentType);
+  return htmlOf(bytes, url, contentType);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -214,7 +232,7 @@ async function runExtract(args: string[]): Promise<number> {
   let url: string | undefined = values.url;
   if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
   if (source === '-') {
-    html = decodeHtml(gunzipIfNeeded(await readStdin(), 'stdin'));
+    html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
     html = await fetchHtml(source, timeoutMs, maxBytes);
@@ -225,7 +243,7 @@ async function runExtract(args: string[]): Promise<number> {
   const result = await extract(html, { url, featureSet, format });
   if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(withRoundedTimings(result), null, 2) + '\n');
     return EXIT_OK;
   }
   const body = format === 'markdown' ? result.markdown : format === 'html' ? result.html : format === 'debug' ? result.debugHtml : result.text;
@@ -234,6 +252,7 @@ async function runExtract(args: string[]): Promise<number> {
 }
 
 const PAGE_FILE_RE = /\.html?(\.gz)?$/i;
+const BATCH_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json'];
 
 /** Id of a page file: its name without .html/.htm and .gz. */
 export function pageIdOf(fileName: string): string {
@@ -246,6 +265,7 @@ async function runBatch(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
+      format: { type: 'string' },
       'feature-set': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -257,13 +277,17 @@ async function runBatch(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('batch needs one folder (see pith batch --help)');
   if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
   const featureSet = featureSetOf(values['feature-set']);
+  const format = values.format ?? 'text';
+  if (!(BATCH_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${BATCH_FORMATS.join(', ')} for batch, not "${format}"`);
+  }
   const dir = positionals[0];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
 
   const files = readdirSync(dir)
-    .filter((f) => /\.html(\.gz)?$/i.test(f) && statSync(join(dir, f)).isFile())
+    .filter((f) => PAGE_FILE_RE.test(f) && statSync(join(dir, f)).isFile())
     .sort();
-  if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
+  if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files`);
 
   const toStdout = values.out === '-';
   if (!toStdout && !existsSync(dirname(resolve(values.out)))) {
@@ -285,9 +309,15 @@ async function runBatch(args: string[]): Promise<number> {
     const t0 = performance.now();
     let line: Record<string, unknown>;
     try {
-      const html = decodeHtml(gunzipIfNeeded(readFileSync(join(dir, file)), file));
-      const result = await extract(html, { featureSet, fingerprint: true });
-      line = { id, text: result.text, fingerprint: result.fingerprint ?? null, ms: round(performance.now() - t0) };
+      const html = htmlOf(gunzipIfNeeded(readFileSync(join(dir, file)), file), file);
+      const result = await extract(html, { featureSet, fingerprint: true, format: format as OutputFormat });
+      const ms = round(performance.now() - t0);
+      if (format === 'json') line = { id, ...withRoundedTimings(result), ms };
+      else {
+        line = { id, text: result.text, fingerprint: result.fingerprint ?? null, ms };
+        if (format === 'markdown') line.markdown = result.markdown ?? '';
+        if (format === 'html') line.html = result.html ?? '';
+      }
     } catch (err) {
       failed++;
       line = { id, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
@@ -311,6 +341,27 @@ async function runBatch(args: string[]): Promise<number> {
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
+/** The result with its timings rounded to 0.01 ms (more digits are noise). */
+function withRoundedTimings(result: Extraction): Extraction {
+  const timings: Record<string, number> = { ...result.timings };
+  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
+  return { ...result, timings: timings as unknown as Extraction['timings'] };
+}
+
+/** `pith --version`: the package version and the versions of the shipped models. */
+function versionText(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  const models: string[] = [];
+  for (const set of ['pith', 'paper']) {
+    try {
+      models.push((JSON.parse(readFileSync(join(defaultModelDir(), `${set}.json`), 'utf8')) as { version: string }).version);
+    } catch {
+      models.push(`${set}: missing`);
+    }
+  }
+  return `pith ${manifest.version} (models ${models.join(', ')}; Node ${process.version})\n`;
+}
+
 /** Run the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -318,6 +369,10 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       process.stdout.write(MAIN_HELP);
       return command === undefined ? EXIT_USAGE : EXIT_OK;
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+      process.stdout.write(versionText());
+      return EXIT_OK;
     }
     if (command === 'extract') return await runExtract(rest);
     if (command === 'batch') return await runBatch(rest);
