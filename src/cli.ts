@@ -13,7 +13,8 @@ import { extract } from './lib.js';
 import { PithError } from './errors.js';
 import { decodeHtml } from './parse/charset.js';
 import { defaultModelDir, packageRoot } from './model/node-assets.js';
-import { sniffBytes } from './parse/sniff.js';
+import { checkTarget } from './server/guard.js';
+import { sniffBinary } from './sniff.js';
 import type { Extraction, FeatureSetName, OutputFormat } from './types.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
@@ -26,6 +27,8 @@ const EXIT_USAGE = 2;
 /** Defaults for fetching a URL. */
 const FETCH_TIMEOUT_MS = 15_000;
 const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+/** Redirects followed for a URL, each hop checked like the first. */
+const FETCH_MAX_REDIRECTS = 5;
 
 const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text method)
 
@@ -60,6 +63,8 @@ Options:
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
   --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
+  --allow-private           fetch loopback, private and link-local addresses and local names too (refused by
+                            default, like the Worker does; at most ${FETCH_MAX_REDIRECTS} redirects, each checked)
   -h, --help                this help
 
 The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta charset>, else UTF-8.
@@ -111,16 +116,23 @@ function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
   }
 }
 
+const TAG = /<[a-z!?/]/i;
+/** How far into a text the first tag is looked for. */
+const TAG_SCAN_CHARS = 64 * 1024;
+
 /**
  * Decoded HTML of `bytes` (already decompressed), or PithError 'not_html' saying what they are instead: pith reads
- * HTML only, as the service does (src/parse/sniff.ts). An empty input is let through: it has no main content.
+ * HTML only, as the service does. Binary content is recognised by src/sniff.ts (the Worker's check); a text without
+ * a single tag is not a page either. An empty input is let through: it has no main content.
  */
 export function htmlOf(bytes: Uint8Array, name: string, contentType = ''): string {
-  const sniffed = sniffBytes(bytes);
-  if (!sniffed.html && bytes.length > 0) {
-    throw new PithError('not_html', `${name} is ${sniffed.description} (${sniffed.mediaType}), not an HTML page`, { mediaType: sniffed.mediaType });
+  const binary = sniffBinary(bytes);
+  if (binary !== null) throw new PithError('not_html', `${name} is ${binary}, not an HTML page`);
+  const html = decodeHtml(bytes, contentType);
+  if (html.length > 0 && !TAG.test(html.slice(0, TAG_SCAN_CHARS))) {
+    throw new PithError('not_html', `${name} is text without any HTML tag, not an HTML page`);
   }
-  return decodeHtml(bytes, contentType);
+  return html;
 }
 
 function readHtmlFile(path: string): string {
@@ -137,16 +149,43 @@ async function readStdin(): Promise<Uint8Array> {
 
 const HTML_TYPE_RE = /html|xml|^text\//i;
 
-/** Fetch a page with a timeout and a size cap; decode it by its charset. */
-export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
-  let response: Response;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Checks a URL (or a redirect hop) with the Worker's address guard, unless private hosts are allowed. */
+function checkCliTarget(raw: string, allowPrivate: boolean, base?: string): string {
+  if (!allowPrivate) return checkTarget(raw, undefined, base).href;
   try {
-    response = await fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'follow',
-      headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
-    });
+    return new URL(raw, base).href;
+  } catch {
+    throw new PithError('invalid_url', `"${raw.slice(0, 200)}" is not a valid URL`);
+  }
+}
+
+/**
+ * Fetch a page with a timeout and a size cap; decode it by its charset. Every URL, the first and each redirect
+ * hop (at most FETCH_MAX_REDIRECTS), passes the same address guard as the Worker's (src/server/guard.ts):
+ * loopback, private and link-local addresses and local names are refused unless `allowPrivate`.
+ */
+export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number, allowPrivate = false): Promise<string> {
+  let response: Response;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    let target = checkCliTarget(url, allowPrivate);
+    for (let redirects = 0; ; redirects++) {
+      response = await fetch(target, {
+        signal,
+        redirect: 'manual',
+        headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+      });
+      if (!REDIRECT_STATUSES.has(response.status)) break;
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (location === null) throw new PithError('upstream_error', `${target} answered ${response.status} without a Location header`);
+      if (redirects >= FETCH_MAX_REDIRECTS) throw new PithError('upstream_error', `${url}: more than ${FETCH_MAX_REDIRECTS} redirects`);
+      target = checkCliTarget(location, allowPrivate, target);
+    }
   } catch (err) {
+    if (err instanceof PithError) throw err;
     const e = err as Error;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') {
       throw new PithError('upstream_timeout', `${url} did not answer within ${timeoutMs} ms (raise --timeout-ms)`);
@@ -209,6 +248,7 @@ async function runExtract(args: string[]): Promise<number> {
       'feature-set': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'max-bytes': { type: 'string' },
+      'allow-private': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -235,7 +275,7 @@ async function runExtract(args: string[]): Promise<number> {
     html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
-    html = await fetchHtml(source, timeoutMs, maxBytes);
+    html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
   } else {
     html = readHtmlFile(source);
   }

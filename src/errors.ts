@@ -17,6 +17,7 @@ export type PithErrorCode =
   | 'no_content'
   | 'unauthorized'
   | 'rate_limited'
+  | 'request_timeout'
   | 'not_acceptable'
   | 'not_found'
   | 'internal';

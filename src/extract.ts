@@ -70,7 +70,9 @@ export async function extractWith(classifier: Classifier, html: string, options:
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const t0 = performance.now();
 
-  const page = parsePage(html, { url: options.url, limits });
+  // U+0000 never reaches an output: the HTML standard's parser drops it from text (linkedom keeps it).
+  const input = html.length <= limits.maxInputChars && html.includes('\0') ? html.replaceAll('\0', '') : html;
+  const page = parsePage(input, { url: options.url, limits });
   const tParsed = performance.now();
   let sampleText = '';
   for (const b of page.blocks) {

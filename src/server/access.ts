@@ -3,19 +3,27 @@
 // Token: when the secret PITH_TOKEN is set, every extraction request must carry it, as
 // `Authorization: Bearer <token>` or as `?token=<token>` (feed readers and browsers cannot set headers).
 //
-// Rate limit, per client IP (CF-Connecting-IP), off by default:
+// Rate limit, per client, off by default. The client is the address Cloudflare's edge puts in CF-Connecting-IP
+// (the edge sets it on every request and overwrites one a client sends; X-Forwarded-For and X-Real-IP are the
+// client's to choose and are ignored). An IPv4 address is one client; an IPv6 address counts by its /64, the
+// block one subscriber gets, so rotating addresses inside it gains nothing.
 // 1. the Workers rate-limiting binding PITH_RATE_LIMITER when configured (shared across the edge location);
 // 2. else, when PITH_RATE_LIMIT_PER_MIN > 0, a token bucket inside this isolate: each client gets that many
 //    requests per minute, refilled continuously, bursts up to the same number. It limits what one isolate
 //    serves, not a global rate (Cloudflare runs many isolates), so it is a brake, not a quota. At most
-//    MAX_TRACKED_CLIENTS buckets are kept; the least recently seen client is forgotten first.
+//    MAX_TRACKED_CLIENTS buckets are kept, and only a bucket that has refilled completely is ever forgotten (it
+//    is the same as a new one): new clients cannot push out someone who is being limited. When every tracked
+//    client is still being limited, new clients share one overflow bucket until some bucket refills.
+// Locally (`npm start`) the dev server keeps a CF-Connecting-IP the client sends, so there the key can be chosen
+// by the client; the table bound and the overflow bucket still cap what rotating it gains.
 // A refused request throws PithError 'rate_limited' (429 with Retry-After).
 
 import { PithError } from '../errors.js';
 import type { Env, Settings } from './env.js';
+import { parseIpv6 } from './guard.js';
 
 const BEARER = /^bearer\s+(.+)$/i;
-const MAX_TRACKED_CLIENTS = 10_000;
+export const MAX_TRACKED_CLIENTS = 10_000;
 const encoder = new TextEncoder();
 
 /** Compares two strings in time that depends only on their lengths. */
@@ -38,9 +46,13 @@ export function requireToken(request: Request, queryToken: string | undefined, s
   if (!sameSecret(given, settings.token)) throw new PithError('unauthorized', 'the token is not valid');
 }
 
-/** Client key for rate limiting. */
+/** Client key for rate limiting: CF-Connecting-IP, an IPv6 address reduced to its /64. */
 export function clientKey(request: Request): string {
-  return request.headers.get('cf-connecting-ip') ?? request.headers.get('x-real-ip') ?? 'unknown';
+  const ip = (request.headers.get('cf-connecting-ip') ?? '').trim().toLowerCase();
+  if (ip === '') return 'unknown';
+  const groups = ip.includes(':') ? parseIpv6(ip) : null;
+  if (groups === null) return ip.slice(0, 64);
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
 interface Bucket {
@@ -48,26 +60,59 @@ interface Bucket {
   updatedMs: number;
 }
 
+/** Buckets in recency order (Map order: least recently seen first). */
 const buckets = new Map<string, Bucket>();
+/** The bucket new clients share while the table is full of clients still being limited. */
+const OVERFLOW_KEY = '(overflow)';
+/** How many of the least recently seen buckets one insertion looks at for a refilled one to forget. */
+const EVICTION_SCAN = 32;
+
+function refill(bucket: Bucket, perMinute: number, nowMs: number): void {
+  bucket.tokens = Math.min(perMinute, bucket.tokens + (nowMs - bucket.updatedMs) * (perMinute / 60_000));
+  bucket.updatedMs = nowMs;
+}
+
+/** Forgets refilled buckets among the least recently seen; true when there is room for a new one. */
+function makeRoom(perMinute: number, nowMs: number): boolean {
+  let scanned = 0;
+  for (const [key, bucket] of buckets) {
+    if (scanned++ >= EVICTION_SCAN || buckets.size < MAX_TRACKED_CLIENTS) break;
+    if (key === OVERFLOW_KEY) continue;
+    refill(bucket, perMinute, nowMs);
+    if (bucket.tokens >= perMinute) buckets.delete(key);
+  }
+  return buckets.size < MAX_TRACKED_CLIENTS;
+}
 
 /** In-isolate token bucket. Returns 0 when the request may go, else the seconds until it may. */
 export function takeToken(key: string, perMinute: number, nowMs: number = Date.now()): number {
-  const refillPerMs = perMinute / 60_000;
   let bucket = buckets.get(key);
+  if (bucket === undefined && buckets.size >= MAX_TRACKED_CLIENTS && !makeRoom(perMinute, nowMs)) {
+    key = OVERFLOW_KEY;
+    bucket = buckets.get(key);
+  }
   if (bucket === undefined) {
     bucket = { tokens: perMinute, updatedMs: nowMs };
-    if (buckets.size >= MAX_TRACKED_CLIENTS) buckets.delete(buckets.keys().next().value as string);
   } else {
     buckets.delete(key); // re-inserted below: Map order is recency order
-    bucket.tokens = Math.min(perMinute, bucket.tokens + (nowMs - bucket.updatedMs) * refillPerMs);
-    bucket.updatedMs = nowMs;
+    refill(bucket, perMinute, nowMs);
   }
   buckets.set(key, bucket);
   if (bucket.tokens >= 1) {
     bucket.tokens -= 1;
     return 0;
   }
-  return Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000));
+  return Math.max(1, Math.ceil((1 - bucket.tokens) / (perMinute / 60_000) / 1000));
+}
+
+/** Forgets every bucket (tests). */
+export function resetRateLimitTable(): void {
+  buckets.clear();
+}
+
+/** How many clients the in-isolate limiter tracks (tests). */
+export function trackedClients(): number {
+  return buckets.size;
 }
 
 /** Throws 'rate_limited' when the client has used its share. */

@@ -11,11 +11,12 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
 import type { Extraction } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
-import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass } from './cache.js';
+import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody } from '../parse/charset.js';
-import { fetchPage, readLimited } from './fetch-page.js';
+import { decodeRequestBody, fetchPage, readLimited } from './fetch-page.js';
+import { sniffBinary } from '../sniff.js';
 import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
 import { checkTarget } from './guard.js';
 import { feedRoutes } from './feed/routes.js';
@@ -69,8 +70,9 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = settings.cacheTtlS > 0;
 
+  const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: true };
   const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
   const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
@@ -85,9 +87,10 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
     cacheStore(c.executionCtx, key, response, settings.cacheTtlS);
   }
   if (etagMatches(ifNoneMatch, response.headers.get('etag'))) {
-    return new Response(null, { status: 304, headers: { etag: response.headers.get('etag') ?? '', 'x-cache': 'MISS' } });
+    const notModified = new Response(null, { status: 304, headers: { etag: response.headers.get('etag') ?? '', 'x-cache': 'MISS', 'cache-control': response.headers.get('cache-control') ?? '' } });
+    return withClientCacheHeaders(notModified, clientHeaders);
   }
-  return response;
+  return withClientCacheHeaders(response, clientHeaders);
 }
 
 /** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */
@@ -100,17 +103,32 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
     throw new PithError('input_too_large', `the posted body is ${declared} bytes, more than the ${maxBytes} pith takes`);
   }
   const readBody = async (): Promise<Uint8Array> => {
+    // One deadline for the whole body, like a fetch: a client sending a byte a second holds nothing for long.
+    const timeoutMs = settings.fetch.timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PithError('request_timeout', `the posted body did not arrive within ${timeoutMs} ms`, { timeoutMs })), timeoutMs);
+    });
+    deadline.catch(() => undefined);
     try {
-      return await readLimited(c.req.raw.body, maxBytes, undefined, 'the posted body');
+      const raw = await readLimited(c.req.raw.body, maxBytes, deadline, 'the posted body');
+      return await decodeRequestBody(raw, c.req.header('content-encoding') ?? null, maxBytes, deadline);
     } catch (err) {
       if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError('input_too_large', err.message);
+      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
+  };
+  const htmlOf = (bytes: Uint8Array, type: string): string => {
+    const binary = sniffBinary(bytes);
+    if (binary !== null) throw new PithError('not_html', `the posted body is labelled ${mediaType} but holds ${binary}, not HTML`, { mediaType });
+    return decodeBody(bytes, type).text;
   };
   const queryUrl = c.req.query('url');
   if (HTML_BODY_TYPES.has(mediaType)) {
-    const { text } = decodeBody(await readBody(), contentType);
-    return { html: text, url: queryUrl };
+    return { html: htmlOf(await readBody(), contentType), url: queryUrl };
   }
   if (mediaType === 'application/json') {
     let parsed: unknown;
@@ -171,7 +189,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
     const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
-    return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store' });
+    return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store', vary: 'Accept' });
   });
 
   app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)

@@ -96,3 +96,16 @@ export function etagMatches(ifNoneMatch: string | null, etag: string | null): bo
   const bare = etag.replace(/^W\//, '');
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
 }
+
+/**
+ * The caching headers a client sees on an extraction answer (miss, hit or 304): `Vary: Accept` when the format
+ * was negotiated from Accept, and `Cache-Control: private` instead of `public` when the answer needed a token, so
+ * a shared cache never hands it to someone without the token. (The copy in the edge cache stays `public`: the
+ * Worker checks the token before it looks there.)
+ */
+export function withClientCacheHeaders(response: Response, options: { tokenRequired: boolean; varyAccept: boolean }): Response {
+  if (options.varyAccept) response.headers.set('vary', 'Accept');
+  const cc = response.headers.get('cache-control');
+  if (options.tokenRequired && cc !== null && cc.includes('public')) response.headers.set('cache-control', cc.replace('public', 'private'));
+  return response;
+}

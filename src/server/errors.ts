@@ -20,6 +20,7 @@ export const STATUS_OF: Readonly<Record<PithErrorCode, number>> = Object.freeze(
   not_a_feed: 415,
   no_content: 422,
   invalid_feed: 422,
+  request_timeout: 408,
   rate_limited: 429,
   internal: 500,
   model_missing: 500,

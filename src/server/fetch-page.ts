@@ -2,13 +2,19 @@
 // - Each URL (the target and every redirect hop) passes checkTarget() before a connection is made.
 // - Redirects are followed here (redirect: 'manual'), at most `maxRedirects`.
 // - One deadline (`timeoutMs`) covers all hops and the whole body; the body is read as a stream and cut at
-//   `maxBytes`. The runtime decompresses gzip/brotli bodies before they reach the stream, so the bytes
-//   counted are decompressed bytes: a small compressed bomb is stopped like a large plain body.
+//   `maxBytes`.
+// - Content codings: the runtime decodes gzip and br; pith decodes deflate (zlib or raw) and x-gzip itself with
+//   DecompressionStream, which workerd leaves encoded. Decoded bytes are what counts against `maxBytes`, so a
+//   small compressed bomb is stopped like a large plain body. A body that does not decode, a body cut short (a
+//   lying Content-Length, a reset) or a coding pith does not know (zstd, stacked codings) is a 502
+//   `upstream_error`, never a 500. (Under `wrangler dev` a corrupt gzip/br reply used to kill workerd: its DevTools
+//   inspector decodes the body too, fatally; issue 11 defect 1, scripts/start.js has the story.)
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
 import { PithError } from '../errors.js';
 import { decodeBody } from '../parse/charset.js';
+import { sniffBinary } from '../sniff.js';
 import { checkTarget } from './guard.js';
 
 export interface FetchLimits {
@@ -92,7 +98,11 @@ export async function readLimited(
   let total = 0;
   try {
     for (;;) {
-      const next = reader.read();
+      const next = reader.read().catch((err: unknown) => {
+        // The stream broke: the peer closed early (a Content-Length it did not keep), reset, or sent a body
+        // its coding does not decode. Not pith's fault: 'upstream_error' (the POST route maps it to 'invalid_input').
+        throw new PithError('upstream_error', `reading ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
       const { done, value } = deadline === undefined ? await next : await Promise.race([next, deadline]);
       if (done) break;
       total += value.byteLength;
@@ -113,6 +123,66 @@ export async function readLimited(
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** The content codings pith takes: gzip and br decoded by the runtime, deflate and x-gzip by decodeContent(). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+type ContentCoding = 'identity' | 'decoded-by-runtime' | 'x-gzip' | 'deflate';
+
+/** What to do with a Content-Encoding header; a coding pith cannot decode is the upstream's error. */
+function contentCodingOf(header: string | null, host: string): ContentCoding {
+  const value = (header ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return 'identity';
+  if (value === 'gzip' || value === 'br') return 'decoded-by-runtime';
+  if (value === 'x-gzip' || value === 'deflate') return value;
+  throw new PithError('upstream_error', `${host} sent Content-Encoding "${value.slice(0, 40)}", which pith cannot decode (it takes ${ACCEPT_ENCODING})`, { contentEncoding: value.slice(0, 40) });
+}
+
+/** Whether a deflate body is zlib-wrapped (RFC 1950 CMF/FLG check) rather than raw deflate. */
+function isZlib(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+}
+
+/**
+ * Inflates gzip or deflate bytes, cutting the output at `maxBytes` (a bomb stops there: 'upstream_too_large')
+ * and failing with 'upstream_error' when they do not decode. "deflate" is meant to be zlib-wrapped (RFC 9110),
+ * but some servers send raw deflate: isZlib() tells them apart.
+ */
+async function inflate(bytes: Uint8Array, coding: 'gzip' | 'deflate', maxBytes: number, deadline: Promise<never> | undefined, what: string): Promise<Uint8Array> {
+  const format = coding === 'gzip' ? 'gzip' : isZlib(bytes) ? 'deflate' : 'deflate-raw';
+  const decoded = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format));
+  try {
+    return await readLimited(decoded, maxBytes, deadline, `${what}, ${coding}-decoded,`);
+  } catch (err) {
+    if (err instanceof PithError && err.code === 'upstream_error') {
+      throw new PithError('upstream_error', `${what} is labelled ${coding} but does not decode (${err.message})`, { contentEncoding: coding });
+    }
+    throw err;
+  }
+}
+
+/** Decodes what the runtime left encoded (x-gzip, deflate) of a fetched body. */
+async function decodeContent(bytes: Uint8Array, coding: ContentCoding, maxBytes: number, deadline: Promise<never>, host: string): Promise<Uint8Array> {
+  if (coding === 'identity' || coding === 'decoded-by-runtime') return bytes;
+  return inflate(bytes, coding === 'x-gzip' ? 'gzip' : 'deflate', maxBytes, deadline, `the body from ${host}`);
+}
+
+/**
+ * Decodes a request body by its Content-Encoding (the runtime does not): identity, gzip, x-gzip or deflate.
+ * Throws 'invalid_input' for other codings or a body that does not decode, 'upstream_too_large' past `maxBytes`.
+ */
+export async function decodeRequestBody(bytes: Uint8Array, contentEncoding: string | null, maxBytes: number, deadline?: Promise<never>): Promise<Uint8Array> {
+  const value = (contentEncoding ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return bytes;
+  if (value !== 'gzip' && value !== 'x-gzip' && value !== 'deflate') {
+    throw new PithError('invalid_input', `the posted body has Content-Encoding "${value.slice(0, 40)}": pith takes plain, gzip or deflate bodies`);
+  }
+  try {
+    return await inflate(bytes, value === 'deflate' ? 'deflate' : 'gzip', maxBytes, deadline, 'the posted body');
+  } catch (err) {
+    if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
+    throw err;
+  }
 }
 
 function formatBytes(n: number): string {
@@ -150,7 +220,7 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
             method: 'GET',
             redirect: 'manual',
             signal: controller.signal,
-            headers: { accept: options.accept, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
+            headers: { accept: options.accept, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
           }),
           deadline,
         ]);
@@ -186,7 +256,9 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
         response.body?.cancel().catch(() => undefined);
         throw new PithError('upstream_too_large', `the page is ${formatBytes(declared)}, larger than the ${formatBytes(options.maxBytes)} pith reads`, { maxBytes: options.maxBytes });
       }
-      const bytes = await readLimited(response.body, options.maxBytes, deadline);
+      const coding = contentCodingOf(response.headers.get('content-encoding'), url.host);
+      const raw = await readLimited(response.body, options.maxBytes, deadline);
+      const bytes = await decodeContent(raw, coding, options.maxBytes, deadline, url.host);
       return {
         url: first.href,
         finalUrl: url.href,
@@ -226,6 +298,10 @@ export async function fetchPage(target: string | URL, options: FetchLimits & { a
     rejectCode: 'not_html',
     wanted: 'an HTML or XHTML page',
   });
+  const binary = sniffBinary(body.bytes);
+  if (binary !== null) {
+    throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} is labelled ${body.mediaType === '' ? 'with no type' : body.mediaType} but holds ${binary}, not an HTML page`, { mediaType: body.mediaType });
+  }
   const { text, encoding } = decodeBody(body.bytes, body.contentType);
   if (body.mediaType === '' && !looksLikeHtml(text)) {
     throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} sent no Content-Type and does not look like HTML`, { mediaType: '' });

@@ -4,8 +4,12 @@
 // - schemes other than http/https, credentials in the URL, empty hosts;
 // - literal addresses in special-purpose ranges: loopback, RFC 1918 private, CGNAT, link-local (cloud metadata
 //   169.254.169.254 included), "this network", documentation, benchmarking, multicast, reserved, broadcast;
-//   IPv6 loopback, unspecified, unique-local, link-local, site-local, multicast, documentation, and IPv6 forms
-//   that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4; Teredo always) judged by that address;
+//   IPv6 loopback, unspecified, unique-local, link-local, site-local, multicast, documentation, discard-only;
+// - IPv6 forms that carry an IPv4 address at a fixed place are judged by that address, so they are refused when
+//   it is refused and fetched when it is public (`[::ffff:8.8.8.8]` is 8.8.8.8): IPv4-mapped ::ffff:0:0/96,
+//   IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16. Forms whose IPv4 address pith cannot
+//   place or that only route inside a network are refused whatever they carry: IPv4-compatible ::/96 (deprecated),
+//   local-use NAT64 64:ff9b:1::/48 (its prefix length is the operator's choice), Teredo 2001::/32;
 // - every numeric IPv4 spelling (decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, short `127.1`): they
 //   are parsed here the way the WHATWG URL parser does, so no spelling slips past;
 // - names that only resolve inside a network: `localhost`, `*.localhost`, `*.internal`, `*.local`, `*.lan`,
@@ -139,8 +143,10 @@ export function blockedIpv6Reason(g: readonly number[]): string | null {
     return reason === null ? null : `${where} carrying ${reason}`;
   };
   if (zeros(0, 5) && g[5] === 0xffff) return embedded('IPv4-mapped (::ffff:0:0/96)', v4From(g[6], g[7]));
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return embedded('IPv4-translated (::ffff:0:0:0/96)', v4From(g[6], g[7]));
   if (zeros(0, 6)) return 'IPv4-compatible (::/96, deprecated)';
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return embedded('NAT64 (64:ff9b::/96)', v4From(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'local-use NAT64 (64:ff9b:1::/48)';
   if (g[0] === 0x2002) return embedded('6to4 (2002::/16)', v4From(g[1], g[2]));
   if (g[0] === 0x2001 && g[1] === 0) return 'Teredo (2001::/32)';
   if (g[0] === 0x2001 && g[1] === 0x0db8) return 'documentation (2001:db8::/32)';

@@ -92,6 +92,13 @@ beforeAll(async () => {
     } else if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(pageHtml() + '<!--' + 'x'.repeat(200_000) + '-->');
+    } else if (req.url?.startsWith('/loop/')) {
+      const n = Number(req.url.slice('/loop/'.length));
+      res.writeHead(302, { location: `/loop/${n + 1}` });
+      res.end();
+    } else if (req.url === '/to-metadata') {
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      res.end();
     } else if (req.url === '/image') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(Buffer.alloc(10));
@@ -178,7 +185,7 @@ describe('pith extract', () => {
   });
 
   it('fetches a URL and decodes it by the charset of the Content-Type', async () => {
-    const r = await pith(['extract', `${baseUrl}/page`, '--format', 'json']);
+    const r = await pith(['extract', `${baseUrl}/page`, '--format', 'json', '--allow-private']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as { blocks: { text: string }[] };
@@ -188,9 +195,9 @@ describe('pith extract', () => {
 
   it('fails with exit code 1 and a clear message on HTTP errors, non-HTML and oversized responses', async () => {
     const [missing, image, big] = await Promise.all([
-      pith(['extract', `${baseUrl}/nope`]),
-      pith(['extract', `${baseUrl}/image`]),
-      pith(['extract', `${baseUrl}/big`, '--max-bytes', '50000']),
+      pith(['extract', `${baseUrl}/nope`, '--allow-private']),
+      pith(['extract', `${baseUrl}/image`, '--allow-private']),
+      pith(['extract', `${baseUrl}/big`, '--max-bytes', '50000', '--allow-private']),
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/HTTP 404/);
@@ -212,7 +219,7 @@ describe('pith extract', () => {
     ]);
     expect(image.code).toBe(1);
     expect(image.stdout).toBe('');
-    expect(image.stderr).toBe(`pith: ${png} is a PNG image (image/png), not an HTML page [not_html]\n`);
+    expect(image.stderr).toBe(`pith: ${png} is a PNG image, not an HTML page [not_html]\n`);
     expect(gzImage.code).toBe(1);
     expect(gzImage.stderr).toMatch(/stdin is a PNG image/);
     expect(text.code).toBe(1);
@@ -225,6 +232,25 @@ describe('pith extract', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const model = JSON.parse(readFileSync(join(ROOT, 'models', 'pith.json'), 'utf8')) as { version: string };
     expect(r.stdout).toMatch(new RegExp(`^pith ${manifest.version.replaceAll('.', '\\.')} \\(models ${model.version}, `));
+  });
+
+  it('refuses private addresses like the Worker unless --allow-private, and checks every redirect hop', async () => {
+    const [loopback, metadata, mapped, loop, hop] = await Promise.all([
+      pith(['extract', `${baseUrl}/page`]),
+      pith(['extract', 'http://169.254.169.254/latest/meta-data/']),
+      pith(['extract', 'http://[::ffff:0:7f00:1]/']),
+      pith(['extract', `${baseUrl}/loop/0`, '--allow-private']),
+      pith(['extract', `${baseUrl}/to-metadata`]),
+    ]);
+    for (const r of [loopback, metadata, mapped]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/refusing to fetch/);
+    }
+    expect(loop.code).toBe(1);
+    expect(loop.stderr).toMatch(/more than 5 redirects/);
+    // Without the flag the first hop is already refused; the guard runs before any connection.
+    expect(hop.code).toBe(1);
+    expect(hop.stderr).toMatch(/refusing to fetch 127\.0\.0\.1/);
   });
 
   it('usage errors exit with code 2', async () => {
@@ -316,7 +342,7 @@ describe('pith batch', () => {
     expect(mdLines.map((l) => l.id)).toEqual(['a', 'b']);
     expect(mdLines[0]).toMatchObject({ text: expectedText, markdown: (await extract(pageHtml(), { format: 'markdown' })).markdown });
     expect(mdLines[1]).toMatchObject({ text: '', fingerprint: null });
-    expect(mdLines[1].error).toMatch(/b\.html is a PNG image \(image\/png\), not an HTML page/);
+    expect(mdLines[1].error).toMatch(/b\.html is a PNG image, not an HTML page/);
     const jsonLines = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(jsonLines[0]).slice(0, 2)).toEqual(['id', 'text']);
     expect(jsonLines[0]).toMatchObject({ id: 'a', text: expectedText, title: expectedTitle });

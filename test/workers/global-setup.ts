@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
+import { startRawUpstream } from '../hostile/raw-upstream';
 
 const FIXTURES = new URL('../fixtures/server/', import.meta.url);
 const SIX_MB = 6 * 1024 * 1024;
@@ -168,16 +169,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   project.provide('pageServerPort', port);
+  // The hostile corpus's raw socket upstream (test/hostile/raw-upstream.ts).
+  const rawUpstream = await startRawUpstream();
+  project.provide('rawServerPort', rawUpstream.port);
 
   return async () => {
     for (const timer of timers) clearTimeout(timer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rawUpstream.close();
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pageServerPort: number;
+    rawServerPort: number;
   }
 }

@@ -26,7 +26,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../app.js';
-import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass } from '../cache.js';
+import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../parse/charset.js';
 import { guardedFetch } from '../fetch-page.js';
@@ -141,8 +141,9 @@ async function serveFeed(
   const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = feedSettings.cacheTtlS > 0;
 
+  const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };
   const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const fetched = await guardedFetch(target, {
     ...settings.fetch,
@@ -189,7 +190,7 @@ async function serveFeed(
   if (etagMatches(ifNoneMatch, etag)) {
     return new Response(null, { status: 304, headers: { etag, 'x-cache': 'MISS', 'x-pith-items': response.headers.get('x-pith-items') ?? '' } });
   }
-  return response;
+  return withClientCacheHeaders(response, clientHeaders);
 }
 
 /** The feed routes, mounted by createApp() before its catch-all prefix route. */
