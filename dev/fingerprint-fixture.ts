@@ -4,7 +4,7 @@
 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minhash } from './minhash.js';
+import { minhash } from '../src/fingerprint/minhash.js';
 import { simhash } from '../src/fingerprint/simhash.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -15,10 +15,8 @@ import { decodeHtml } from './parse/charset.js';
 import { defaultModelDir, packageRoot } from './model/node-assets.js';
 import { checkTarget } from './server/guard.js';
 import { sniffBinary } from './sniff.js';
-import type { Extraction, FeatureSetName, OutputFormat } from './types.js';
+import { type Extraction, type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json', 'debug'];
-const isOutputFormat = (f: string): f is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(f);
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;

@@ -7,7 +7,7 @@ import { computeFeatures, featureNames } from './parse/features.js';
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
-import { decodeLadder, type DecodeRung } from './model/decode.js';
+import { decodeLadder } from './model/decode.js';
 import { buildContentTree, keptTextNodes } from './render/content-tree.js';
 import { resolveBaseUrl } from './render/url-policy.js';
 import { htmlFromTree } from './render/html.js';
@@ -16,14 +16,14 @@ import { renderDebugHtml } from './render/debug.js';
 import { countWords, renderText } from './render/text.js';
 import { pageTextLayout } from './render/spacing.js';
 import { fingerprintOf } from './fingerprint/simhash.js';
-import type { BlockResult, Classifier, Extraction, Label, OutputFormat } from './types.js';
+import type { BlockResult, Classifier, DecodeMode, DecodeRung, Extraction, Label, OutputFormat } from './types.js';
 
 export interface ExtractOptions {
   /** The page's URL, used to resolve links and for metadata. Never fetched. */
   url?: string;
   limits?: Partial<Limits>;
   /** 'viterbi' (default) decodes with the pairwise net; 'unary' takes the per-block argmax. */
-  decode?: 'viterbi' | 'unary';
+  decode?: DecodeMode;
   /** Overrides the sidecar's pairwise weight. */
   lambda?: number;
   /**

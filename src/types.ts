@@ -129,8 +129,20 @@ export interface Fingerprint {
   simhash: string;
 }
 
-/** Output formats of extract(). */
-export type OutputFormat = 'text' | 'markdown' | 'html' | 'json' | 'debug';
+/** Output formats of extract(), the CLI and the server, in the order messages list them. */
+export const OUTPUT_FORMATS = ['text', 'markdown', 'html', 'json', 'debug'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** What the core renders besides text: 'json' is text and metadata, assembled by the host. */
+export type RenderedFormat = Exclude<OutputFormat, 'json'>;
+
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+}
+
+/** Which rung of the decoding ladder (src/model/decode.ts) produced the labels. */
+export type DecodeRung = 'viterbi' | 'unary' | 'best-block';
+/** The rungs a caller can ask for; 'best-block' is only ever a fallback. */
+export type DecodeMode = Exclude<DecodeRung, 'best-block'>;
 
 export interface Extraction {
   /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */
@@ -153,7 +165,7 @@ export interface Extraction {
    * Which rung of the decoding ladder produced the labels (src/model/decode.ts): 'viterbi' or 'unary' as asked, or a
    * fallback ('unary' after an empty Viterbi result, 'best-block' when both kept nothing).
    */
-  decoder: 'viterbi' | 'unary' | 'best-block';
+  decoder: DecodeRung;
   /** Fingerprint of `text`; present when format is 'json' or the fingerprint option is set. */
   fingerprint?: Fingerprint;
   /** True when a limit cut the page (see config.ts); the result covers the first part only. */

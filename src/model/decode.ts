@@ -3,11 +3,8 @@
 // one-article fragment) are out of their distribution and can come out all-boilerplate; "nothing found" should
 // mean the page has no main content, not that the model was unsure.
 
-import type { Potentials } from '../types.js';
+import type { DecodeMode, DecodeRung, Potentials } from '../types.js';
 import { unaryArgmax, viterbi } from './viterbi.js';
-
-/** Which rung produced the labels. */
-export type DecodeRung = 'viterbi' | 'unary' | 'best-block';
 
 /** A block needs at least this many words to be kept by the last rung on its own. */
 export const FALLBACK_MIN_WORDS = 15;
@@ -35,7 +32,7 @@ export function decodeLadder(
   p: Potentials,
   nBlocks: number,
   words: ArrayLike<number>,
-  mode: 'viterbi' | 'unary',
+  mode: DecodeMode,
   lambda: number,
 ): DecodeResult {
   const first = mode === 'unary' ? unaryArgmax(p, nBlocks) : viterbi(p, nBlocks, lambda);

@@ -9,30 +9,20 @@
 
 import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
-import type { Extraction } from '../types.js';
+import type { Extraction, OutputFormat } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
 import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
+import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody } from '../parse/charset.js';
 import { decodeRequestBody, fetchPage, readLimited } from './fetch-page.js';
 import { sniffBinary } from '../sniff.js';
-import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type Format, type RenderContext } from './format.js';
+import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type RenderContext } from './format.js';
 import { checkTarget } from './guard.js';
 import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
 import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
-
-/** What the routes need of the core: the model version (for cache keys), a readiness check and extraction. */
-export interface Extractor {
-  /** Version of the model, known without starting it. */
-  readonly modelVersion: string;
-  /** Starts the model if it is not running yet; throws when it cannot. */
-  ready(): Promise<void>;
-  /** `format` says what the core must render besides text (markdown or sanitised html); `fingerprint` adds the
-   *  text's SimHash (JSON answers). */
-  extract(html: string, options: { url?: string; format: 'text' | 'markdown' | 'html' | 'debug'; fingerprint?: boolean }): Promise<Extraction>;
-}
 
 type AppEnv = { Bindings: Env };
 type AppContext = Context<AppEnv>;
@@ -53,14 +43,14 @@ function nonEmpty(extraction: Extraction): Extraction {
   return extraction;
 }
 
-async function respondRendered(format: Format, extraction: Extraction, context: RenderContext, extraHeaders: Record<string, string>): Promise<Response> {
+async function respondRendered(format: OutputFormat, extraction: Extraction, context: RenderContext, extraHeaders: Record<string, string>): Promise<Response> {
   const { body, contentType } = renderExtraction(format, extraction, context);
   const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders });
   return new Response(body, { status: 200, headers });
 }
 
 /** The cached extraction flow shared by GET /v1/extract and the prefix form. */
-async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: Format): Promise<Response> {
+async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: OutputFormat): Promise<Response> {
   const settings = settingsOf(c.env);
   await admit(c, options, settings);
   const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);

@@ -3,15 +3,10 @@
 // field, wraps HTML in a small document and builds the JSON answer.
 
 import { PithError } from '../errors.js';
-import type { Extraction } from '../types.js';
-
-export type Format = 'text' | 'markdown' | 'html' | 'json' | 'debug';
-
-export const FORMATS: readonly Format[] = ['text', 'markdown', 'html', 'json', 'debug'];
-const FORMAT_SET: ReadonlySet<string> = new Set(FORMATS);
+import { OUTPUT_FORMATS, type Extraction, type OutputFormat, type RenderedFormat, isOutputFormat } from '../types.js';
 
 /** Media types in Accept headers that name a format. */
-const MEDIA_TYPE_FORMAT: ReadonlyMap<string, Format> = new Map([
+const MEDIA_TYPE_FORMAT: ReadonlyMap<string, OutputFormat> = new Map([
   ['text/plain', 'text'],
   ['text/markdown', 'markdown'],
   ['text/x-markdown', 'markdown'],
@@ -19,7 +14,7 @@ const MEDIA_TYPE_FORMAT: ReadonlyMap<string, Format> = new Map([
   ['application/json', 'json'],
 ]);
 
-const CONTENT_TYPE: Readonly<Record<Format, string>> = Object.freeze({
+const CONTENT_TYPE: Readonly<Record<OutputFormat, string>> = Object.freeze({
   text: 'text/plain; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
@@ -27,23 +22,19 @@ const CONTENT_TYPE: Readonly<Record<Format, string>> = Object.freeze({
   debug: 'text/html; charset=utf-8',
 });
 
-export function isFormat(value: string): value is Format {
-  return FORMAT_SET.has(value);
-}
-
 /**
  * The format of a request: `?format=` wins; else the Accept header's best-rated format pith knows; else `fallback`.
  * A browser navigation (its Accept lists application/xhtml+xml) gets `fallback`, not html: opening a pith URL in
  * a browser shows the text. An unknown `?format=` is a 400.
  */
-export function chooseFormat(queryFormat: string | undefined, accept: string | null, fallback: Format): Format {
+export function chooseFormat(queryFormat: string | undefined, accept: string | null, fallback: OutputFormat): OutputFormat {
   if (queryFormat !== undefined && queryFormat !== '') {
     const f = queryFormat.toLowerCase();
-    if (!isFormat(f)) throw new PithError('invalid_input', `format "${queryFormat.slice(0, 40)}" is not one of ${FORMATS.join(', ')}`);
+    if (!isOutputFormat(f)) throw new PithError('invalid_input', `format "${queryFormat.slice(0, 40)}" is not one of ${OUTPUT_FORMATS.join(', ')}`);
     return f;
   }
   if (accept === null || accept.includes('application/xhtml+xml')) return fallback;
-  let best: Format | null = null;
+  let best: OutputFormat | null = null;
   let bestQ = 0;
   for (const item of accept.split(',')) {
     const [type, ...params] = item.trim().toLowerCase().split(';');
@@ -78,7 +69,7 @@ export interface Rendered {
 }
 
 /** Renders an extraction in `format`. The only place that knows the formats. */
-export function renderExtraction(format: Format, extraction: Extraction, context: RenderContext): Rendered {
+export function renderExtraction(format: OutputFormat, extraction: Extraction, context: RenderContext): Rendered {
   switch (format) {
     case 'text':
       return { body: extraction.text.endsWith('\n') ? extraction.text : `${extraction.text}\n`, contentType: CONTENT_TYPE.text };
@@ -136,11 +127,11 @@ function htmlDocument(extraction: Extraction, context: RenderContext): string {
 }
 
 /** Whether the core must fingerprint the text for a format: only JSON answers carry the fingerprint. */
-export function coreFingerprintFor(format: Format): boolean {
+export function coreFingerprintFor(format: OutputFormat): boolean {
   return format === 'json';
 }
 
 /** What the core must render for a format: JSON carries the plain text and metadata only. */
-export function coreFormatFor(format: Format): 'text' | 'markdown' | 'html' | 'debug' {
+export function coreFormatFor(format: OutputFormat): RenderedFormat {
   return format === 'json' ? 'text' : format;
 }

@@ -12,6 +12,7 @@
 // encoding. To send a target a parameter pith would take, use GET /v1/extract?url=<percent-encoded URL>.
 
 import { PithError } from '../errors.js';
+import { isOutputFormat } from '../types.js';
 
 export interface RequestOptions {
   format?: string;
@@ -23,7 +24,6 @@ export interface RequestOptions {
 const PREFIX = 'pith_';
 const FLAG_VALUE = /^(?:1|0|true|false|yes|no|on|off)$/i;
 const TRUE_VALUE = /^(?:1|true|yes|on)$/i;
-const FORMAT_VALUE = /^(?:text|markdown|html|json|debug)$/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const HTTP_SINGLE_SLASH = /^(https?):\/+/i; // proxies sometimes fold "//" into "/"
 const ENCODED_SCHEME = /^https?%3a/i;
@@ -31,7 +31,7 @@ const ENCODED_SCHEME = /^https?%3a/i;
 /** Whether pith takes a (name, value) pair; the bare names take only values pith understands. */
 function isPithParameter(name: string, value: string, tokenConfigured: boolean): boolean {
   if (name.startsWith(PREFIX)) return true;
-  if (name === 'format') return FORMAT_VALUE.test(value);
+  if (name === 'format') return isOutputFormat(value.toLowerCase());
   if (name === 'nocache' || name === 'debug') return FLAG_VALUE.test(value);
   if (name === 'token') return tokenConfigured;
   return false;

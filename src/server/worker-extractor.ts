@@ -5,7 +5,7 @@
 import sidecarJson from '../../models/pith.json' with { type: 'json' };
 import { extractWith } from '../extract.js';
 import { getWorkerClassifier } from '../model/worker-assets.js';
-import type { Extractor } from './app.js';
+import type { Extractor } from './extractor.js';
 
 const SIDECAR_VERSION: string = (sidecarJson as { version: string }).version;
 

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fixture from '../fixtures/fingerprints.json' with { type: 'json' };
-import { minhash } from '../../dev/minhash';
+import { minhash } from '../../src/fingerprint/minhash';
 import { hammingDistance, simhash } from '../../src/fingerprint/simhash';
 import { call, extractPath, page, uniqueId } from './server/helpers';
 

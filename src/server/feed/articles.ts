@@ -7,7 +7,7 @@
 // no new one starts.
 
 import { PithError } from '../../errors.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheLookup, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
 import { fetchPage } from '../fetch-page.js';

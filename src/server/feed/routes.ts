@@ -25,7 +25,7 @@
 import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
-import type { Extractor } from '../app.js';
+import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../parse/charset.js';

@@ -8,7 +8,7 @@ import {
   minhash,
   minhashOfShingles,
   shingleHashes,
-} from '../../../dev/minhash.js';
+} from '../../../src/fingerprint/minhash.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 

@@ -8,7 +8,7 @@
 // when any band is equal, which happens with probability 1 - (1 - J^r)^b (an S-curve with its steep part near
 // (1/b)^(1/r)).
 
-import { fmix32 } from '../src/fingerprint/hash.js';
+import { fmix32 } from './hash.js';
 export interface MinHashOptions {
   /** Shingle length in characters (after normalisation). */
   shingleSize: number;
