@@ -66,7 +66,7 @@ const TOP_ALLOWED: Readonly<Record<string, readonly string[]>> = {
 /** Layer of a file under src/ (higher may import lower), and its host group for the top layer. */
 function srcLayer(path: string): { rank: number; host?: 'lib' | 'server' } {
   const p = path.slice('src/'.length);
-  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts') return { rank: 0 };
+  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts' || p === 'sniff.ts') return { rank: 0 };
   if (p.startsWith('parse/') || p.startsWith('fingerprint/')) return { rank: 1 };
   if (p.startsWith('model/')) return { rank: 2 };
   if (p.startsWith('render/')) return { rank: 3 };
