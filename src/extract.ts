@@ -89,14 +89,19 @@ export async function extractWith(classifier: Classifier, html: string, options:
   let labels: Uint8Array = new Uint8Array(nBlocks);
   let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
   let t3 = t2;
-  let decoder: DecodeRung = options.decode ?? 'viterbi';
+  let decoder: DecodeRung = 'none';
   if (nBlocks > 0) {
     const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
     unaryProbs = potentials.unary;
     t3 = performance.now();
     const words = new Uint32Array(nBlocks);
-    for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
-    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? classifier.info.lambda);
+    const inLink = new Uint8Array(nBlocks);
+    for (let i = 0; i < nBlocks; i++) {
+      const props = page.blocks[i].props;
+      words[i] = props.uWords;
+      inLink[i] = props.uCharsInLink * 2 > props.nCharacters ? 1 : 0;
+    }
+    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? classifier.info.lambda, inLink);
     labels = decoded.labels;
     decoder = decoded.rung;
   }
