@@ -15,7 +15,7 @@ const DROPPED: readonly RegExp[] = [
   /^exception = kj\/async-io-unix\.c\+\+:\d+: disconnected: connect\(\): Connection refused$/,
   /^e = kj\/compat\/tls\.c\+\+:\d+: failed: OpenSSL error; .*$/,
   // the C++ backtrace that follows each of them: addresses inside the workerd binary only
-  /^stack:(?: \S*workerd@[0-9a-f]+)+$/,
+  /^stack:(?: \S*workerd@[0-9a-f]+)+(?:; sentryErrorContext = \w+; wdErrId = \w+)?$/,
 ];
 
 function quiet(chunk: string): string {
@@ -27,9 +27,10 @@ function quiet(chunk: string): string {
   return out;
 }
 
-export default function setup(): () => void {
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+/** Wraps a stream's write so that the dropped lines never reach it. */
+function filter(stream: NodeJS.WriteStream): void {
+  const write = stream.write.bind(stream);
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
     if (typeof chunk !== 'string') return write(chunk, ...(rest as []));
     const kept = quiet(chunk);
     if (kept === '') {
@@ -38,8 +39,12 @@ export default function setup(): () => void {
       return true;
     }
     return write(kept, ...(rest as []));
-  }) as typeof process.stderr.write;
-  return () => {
-    process.stderr.write = write;
-  };
+  }) as typeof stream.write;
+}
+
+// The pool prints workerd's log lines on stdout or stderr by their level: both are filtered. The filter stays until
+// the process ends (no teardown): vitest closes the runner's WebSocket after the global teardowns have run.
+export default function setup(): void {
+  filter(process.stdout);
+  filter(process.stderr);
 }
