@@ -3,6 +3,9 @@ import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 
 export default defineConfig({
   test: {
+    // The Worker logs every failed fetch as one JSON line (src/server/fetch-errors.ts); the workerd tests fail fetches
+    // on purpose and check those lines where they mean to (test/workers/server/fetch-errors.test.ts).
+    onConsoleLog: (log) => !log.includes('"event":"fetch_failed"'),
     projects: [
       {
         // `npm test`: needs Node and `npm install` only.
@@ -44,9 +47,6 @@ export default defineConfig({
           // once per file (the suite went from 575 s to 187 s on a loaded 2-core machine). Tests use unique ids for
           // cache keys and counters, so they do not depend on a fresh runtime.
           isolate: false,
-          // pith logs every failed fetch as one JSON line (server/fetch-errors.ts); the tests fail fetches on purpose
-          // and check those lines where they mean to (test/workers/server/fetch-errors.test.ts).
-          onConsoleLog: (log) => !log.includes('"event":"fetch_failed"'),
         },
       },
     ],
