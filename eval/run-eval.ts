@@ -1,9 +1,11 @@
 // `npm run eval`: score pith and the baselines on the validation split of the WCXB dev corpus, print one table,
-// write eval/results/latest.{json,md} and check the committed floor (eval/floor.json).
+// write latest.{json,md} and check the committed floor (eval/floor.json). Results go to eval/results/local/ (ignored by
+// git); --save writes the tracked eval/results/ (do that for a result the README quotes).
 //
-//   npm run eval                          full validation split, floor checked, results written to eval/results/latest.*
-//   npm run eval -- --limit 50            first 50 pages only (quick look; no floor, results to eval/results/partial.*)
-//   npm run eval -- --split train         the training split (no floor, results to eval/results/partial.*)
+//   npm run eval                          full validation split, floor checked, results in eval/results/local/latest.*
+//   npm run eval -- --save                the same, written to eval/results/latest.* (tracked)
+//   npm run eval -- --limit 50            first 50 pages only (quick look; no floor, results to .../partial.*)
+//   npm run eval -- --split train         the training split (no floor, results to .../partial.*)
 //   npm run eval -- --no-floor            skip the floor check
 //
 // Rows: all text (every block kept), nothing, Readability.js on linkedom, pith with the `paper` features and with
@@ -90,12 +92,14 @@ function parseCli() {
       'no-floor': { type: 'boolean', default: false },
       sets: { type: 'string', default: 'paper,pith' },
       'results-dir': { type: 'string' },
+      save: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--sets paper,pith] [--results-dir DIR]\n' +
+      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--sets paper,pith] [--save | --results-dir DIR]\n' +
+        'Results go to eval/results/local/ (not tracked); --save writes the tracked eval/results/ (for the README).\n' +
         'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus.\n',
     );
     process.exit(0);
@@ -110,7 +114,8 @@ function parseCli() {
   const sets = values.sets.split(',').map((x) => x.trim()).filter(Boolean);
   for (const set of sets) if (set !== 'paper' && set !== 'pith') usage(`--sets takes paper and/or pith, not ${set}`);
   if (sets.length === 0) usage('--sets needs at least one feature set');
-  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir: values['results-dir'] };
+  const resultsDir = values['results-dir'] ?? (values.save ? RESULTS_DIR : join(RESULTS_DIR, 'local'));
+  return { split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir };
 }
 
 const reference = (p: CorpusPage): PageReference => ({
@@ -171,7 +176,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
 
 async function main(): Promise<void> {
   const { split, limit, checkFloor, sets, resultsDir: resultsDirOption } = parseCli();
-  const resultsDir = resultsDirOption ?? RESULTS_DIR;
+  const resultsDir = resultsDirOption;
   requireModels(sets, 'run-eval');
   const systems = SYSTEMS.filter((s) => !s.set || sets.includes(s.set));
   const splits = readSplits();
