@@ -1,6 +1,6 @@
 // Block labels by aligning the ground-truth main content with the page's block texts.
 //
-// Spec §11, adapted from "clean text vs raw HTML" to "clean text vs block texts":
+// The reference's label alignment (docs/design.md, Labels), adapted from "clean text vs raw HTML" to "clean text vs block texts":
 //
 // * Both sides are compared without whitespace. Every whitespace character (and zero-width characters, soft
 //   hyphens, BOM) is dropped, so "para one\n\npara two" in the ground truth and the blocks "para one", "para two"
@@ -8,21 +8,21 @@
 //   concatenated, with no separator: an anchor may span two blocks, which is what the ground truth says.
 //   A block's share of aligned characters is counted over its non-whitespace characters.
 // * Characters are folded for matching (lower case when it stays one UTF-16 unit, typographic quotes and dashes
-//   to ASCII), both sides are NFC-normalised first. DP match scores still see the original case (§11.4: +3 for an
+//   to ASCII), both sides are NFC-normalised first. DP match scores still see the original case (the reference's scores: +3 for an
 //   exact letter/digit, +1 for a case-insensitive or punctuation match).
 // * Anchors: 10-character windows that occur exactly once in the clean text and once in the source (or up to
 //   `maxSourceRepeats` times: some pages carry two copies of the article, or repeat a phrase in header and footer;
 //   each occurrence becomes a candidate), extended right and left while the folded characters agree. The anchors that keep both orders are chosen as
-//   the heaviest chain (weighted by length), not by the greedy pass with its two-segment pop (§11.2, which can
+//   the heaviest chain (weighted by length), not by the greedy pass with its two-segment pop (the reference's, which can
 //   throw and drops good anchors after one spurious one). Anchors off the chain of at least 2k characters whose
 //   clean and source ranges are both still free are accepted too: this is text the page shows in another order
 //   than the ground truth (e.g. a byline above the title).
-// * Gaps between chain anchors are aligned by the §11.4 dynamic programme over the characters not yet claimed.
+// * Gaps between chain anchors are aligned by the reference's dynamic programme over the characters not yet claimed.
 //   Fixed quirks: row/column initialisation uses the move costs (S[0][j] = -6j, S[i][0] = -2) instead of -j and 0.
 //   A gap larger than `maxGapCells` cells, or past the page budget `maxPageCells`, is left unaligned and counted.
 //   DP runs shorter than `minRun` characters are dropped: a DP over a long gap otherwise scatters the clean
 //   characters one by one over unrelated boilerplate (a +3 match minus a -2 gap open still pays).
-// * Label 1 iff the aligned non-whitespace characters of a block exceed ⌊2n/3⌋ (the spec's integer threshold),
+// * Label 1 iff the aligned non-whitespace characters of a block exceed ⌊2n/3⌋ (the reference's integer threshold),
 //   n = its non-whitespace characters; blocks with n = 0 are 0.
 // * coverage = aligned clean characters / non-whitespace clean characters (0 for an empty ground truth).
 
@@ -280,7 +280,7 @@ function heaviestChain(segments: Segment[], n: number): number[] {
   return chain.reverse();
 }
 
-// ---- DP over one gap (§11.4) ----
+// ---- DP over one gap ----
 
 const SKIP_SOURCE = 1;
 const SKIP_CLEAN = 2;

@@ -17,7 +17,7 @@
 // empty `without` list as "100% boilerplate kept". Here a page without snippets of a kind has no share (null)
 // and is left out of that average; the averages are macro over the pages that have snippets.
 //
-// Block-level metrics (spec §13) are pooled over all blocks of all pages (micro), positive class = content (1);
+// Block-level metrics (docs/design.md, Evaluation metrics) are pooled over all blocks of all pages (micro), positive class = content (1);
 // a metric whose denominator is 0 is 0 (as the reference's PerformanceStatistics.scala).
 
 const WORD_RE = /[\p{L}\p{N}_]+/gu;

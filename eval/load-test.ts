@@ -8,10 +8,13 @@
 // 3. Cache misses: autocannon on the prefix form with a new target query per request (every request fetches
 //    and extracts). Cache hits: one target, warmed once, then autocannon on it.
 // 4. Worker bundle size: `wrangler deploy --dry-run --outdir <tmp>`, raw and gzip.
+// Throughout, the resident memory (VmRSS) of every workerd process started under it is sampled every 100 ms: the
+// largest is the one running pith (the other is wrangler's small proxy). RSS counts the whole runtime as well as
+// the isolate (V8 heap, ORT's wasm memory), so it is an upper bound on what the 128 MB isolate limit counts.
 // Every phase is bounded by a duration and a request count; everything it starts is stopped at the end.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -146,6 +149,70 @@ function bundleSize(): { raw: number; gzip: number; files: number; wranglerSays:
   }
 }
 
+/** Pids of every process under `root` (Linux /proc), with their command names. */
+function descendants(root: number): Array<{ pid: number; comm: string }> {
+  const parentOf = new Map<number, number>();
+  const commOf = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      commOf.set(Number(name), stat.slice(stat.indexOf('(') + 1, close));
+      parentOf.set(Number(name), Number(stat.slice(close + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out: Array<{ pid: number; comm: string }> = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const p = queue.shift() as number;
+    for (const [child, parent] of parentOf) {
+      if (parent === p) {
+        out.push({ pid: child, comm: commOf.get(child) ?? '' });
+        queue.push(child);
+      }
+    }
+  }
+  return out;
+}
+
+function rssBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m === null ? 0 : Number(m[1]) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the RSS of the workerd processes under `root`; `peak()` gives the largest seen per phase. */
+class WorkerdMemory {
+  private peaks = new Map<string, number>();
+  private phase = 'start';
+  private timer: ReturnType<typeof setInterval> | undefined;
+  constructor(private readonly root: number) {}
+  start(): void {
+    if (!existsSync('/proc/self/status')) return;
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  enter(phase: string): void {
+    this.sample();
+    this.phase = phase;
+  }
+  sample(): void {
+    const largest = Math.max(0, ...descendants(this.root).filter((p) => p.comm === 'workerd').map((p) => rssBytes(p.pid)));
+    this.peaks.set(this.phase, Math.max(this.peaks.get(this.phase) ?? 0, largest));
+  }
+  peak(phase: string): number {
+    return this.peaks.get(phase) ?? 0;
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(2)} MiB`;
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
@@ -159,6 +226,8 @@ async function main(): Promise<void> {
   });
   worker.stdout?.on('data', (d: Buffer) => log.push(d.toString()));
   worker.stderr?.on('data', (d: Buffer) => log.push(d.toString()));
+  const memory = new WorkerdMemory(worker.pid ?? 0);
+  memory.start();
   const base = `http://127.0.0.1:${workerPort}`;
   // wrangler dev keeps its cache under .wrangler/state across runs: a run id keeps this run's misses misses.
   const run = Date.now().toString(36);
@@ -167,6 +236,7 @@ async function main(): Promise<void> {
     const startT0 = performance.now();
     await waitForReady(worker, log);
     const readyMs = performance.now() - startT0;
+    memory.enter('first requests');
 
     // First requests in a fresh isolate: the first extraction creates the ONNX session (V8 compiles ORT's wasm).
     const firstExtract = await timed(`${base}/v1/extract?url=${encodeURIComponent(target('article-news', '?first'))}`);
@@ -175,6 +245,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 15; i++) steady.push((await timed(`${base}/v1/extract?url=${encodeURIComponent(target('article-news', `?steady${i}`))}`)).ms);
     const steadyMs = median(steady);
 
+    memory.enter('cache miss');
     let n = 0;
     const misses = await autocannon({
       url: base,
@@ -191,18 +262,22 @@ async function main(): Promise<void> {
     const check = await fetch(`${base}${hitPath}`);
     await check.arrayBuffer();
     if (check.headers.get('x-cache') !== 'HIT') throw new Error(`expected a cache hit after warming, got X-Cache ${check.headers.get('x-cache')}`);
+    memory.enter('cache hit');
     const hits = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION_S, maxOverallRequests: MAX_HITS, timeout: 30, requests: [{ path: hitPath }] });
 
+    memory.enter('done');
+    memory.stop();
     const bundle = SKIP_BUNDLE ? null : bundleSize();
 
-    const row = (name: string, r: AutocannonResult): string =>
-      `| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(1)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.errors + r.timeouts + r.non2xx} |`;
+    const row = (name: string, r: AutocannonResult, phase: string): string =>
+      `| ${name} | ${r.requests.total} | ${r.requests.average.toFixed(1)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.errors + r.timeouts + r.non2xx} | ${mib(memory.peak(phase))} |`;
     console.log(`\npith load test, ${new Date().toISOString().slice(0, 10)}: wrangler dev (workerd) on 127.0.0.1, ${CONNECTIONS} connections, ` +
       `${DURATION_S} s or ${MAX_MISSES}/${MAX_HITS} requests per phase, page server on 127.0.0.1 (5 KB article).\n`);
-    console.log('| phase | requests | req/s | p50 | p99 | errors (conn + timeout + non-2xx) |');
-    console.log('| --- | --- | --- | --- | --- | --- |');
-    console.log(row('cache miss (fetch + extract)', misses));
-    console.log(row('cache hit', hits));
+    console.log('| phase | requests | req/s | p50 | p99 | errors (conn + timeout + non-2xx) | workerd peak RSS |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    console.log(row('cache miss (fetch + extract)', misses, 'cache miss'));
+    console.log(row('cache hit', hits, 'cache hit'));
+    console.log(`\nworkerd peak RSS: ${mib(memory.peak('start'))} after start, ${mib(memory.peak('first requests'))} after the first requests (model loaded); isolate limit in production: 128 MB`);
     console.log(`\nwrangler dev ready after ${ms(readyMs)}`);
     console.log(`first extraction in a fresh isolate: ${ms(firstExtract.ms)} (status ${firstExtract.status}); then /health ${ms(firstHealth.ms)}`);
     console.log(`steady-state uncached extraction (median of 15, one at a time): ${ms(steadyMs)}`);
@@ -213,6 +288,7 @@ async function main(): Promise<void> {
     }
     if (misses.errors + misses.timeouts + misses.non2xx + hits.errors + hits.timeouts + hits.non2xx > 0) process.exitCode = 1;
   } finally {
+    memory.stop();
     worker.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     if (worker.exitCode === null) worker.kill('SIGKILL');

@@ -11,9 +11,9 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
 import { PithError } from './errors.js';
+import { checkTarget } from './guard.js';
 import { decodeHtml } from './parse/charset.js';
 import { defaultModelDir, packageRoot } from './model/node-assets.js';
-import { checkTarget } from './server/guard.js';
 import { sniffBinary } from './sniff.js';
 import { type Extraction, type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 

@@ -8,15 +8,34 @@ export interface Limits {
   /** Largest number of blocks classified; past it the rest is ignored and the result is marked truncated. */
   maxBlocks: number;
   /**
-   * Deepest element nesting accepted (estimated by a scan of the tags before parsing). linkedom's parse time grows
-   * faster than linearly with nesting depth (200,000 nested <div>s: ~21 s), so a hostile page is refused up front.
+   * Deepest element nesting accepted, as the parser would nest them (src/parse/markup-scan.ts predicts it before
+   * parsing). Past it the page is refused: the parser's stack work grows with depth times tags.
    */
   maxNestingDepth: number;
+  /**
+   * Most DOM nodes the parse may create (elements, attributes, text nodes, comments, and each class name, counted
+   * by the pre-scan). Bounds the parse's time and memory (linkedom: ~150-460 bytes and ~5-15 µs per node): past it
+   * the page is cut before parsing, and the result is marked truncated.
+   */
+  maxParseNodes: number;
+  /** Most elements the parse may create (an element costs more than a text node); past it, the same cut. */
+  maxParseElements: number;
+  /**
+   * Most steps of the parser's open-element stack (each push, pop and end-tag search costs the stack's length):
+   * bounds the work that grows as depth times tags (`'<div></x>'` repeated). Past it the page is refused.
+   */
+  maxParseSteps: number;
+  /** Most class names in one `class` attribute (linkedom spreads them into one call, which overflows the stack). */
+  maxClassNames: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputChars: 8 * 1024 * 1024,
   maxDomNodes: 200_000,
-  maxBlocks: 20_000,
+  maxBlocks: 8_000,
   maxNestingDepth: 4_096,
+  maxParseNodes: 100_000,
+  maxParseElements: 40_000,
+  maxParseSteps: 20_000_000,
+  maxClassNames: 8_192,
 });

@@ -20,13 +20,15 @@ export type PithErrorCode =
   | 'request_timeout'
   | 'not_acceptable'
   | 'not_found'
+  | 'extraction_failed'
   | 'internal';
 
 export class PithError extends Error {
   readonly code: PithErrorCode;
   readonly details: Record<string, unknown> | undefined;
-  constructor(code: PithErrorCode, message: string, details?: Record<string, unknown>) {
-    super(message);
+  /** `cause`: the error behind it, when it wraps one (an `extraction_failed` wraps what went wrong). */
+  constructor(code: PithErrorCode, message: string, details?: Record<string, unknown>, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'PithError';
     this.code = code;
     this.details = details;

@@ -8,6 +8,7 @@ import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './parse/metadata.js';
 import { parsePage } from './parse/page.js';
 import { decodeLadder } from './model/decode.js';
+import { checkSidecar } from './model/sidecar.js';
 import { buildContentTree, keptTextNodes } from './render/content-tree.js';
 import { resolveBaseUrl } from './render/url-policy.js';
 import { htmlFromTree } from './render/html.js';
@@ -40,33 +41,40 @@ const LANGUAGE_SAMPLE_CHARS = 3000;
 
 const checkedClassifiers = new WeakSet<Classifier>();
 
-/** Feature names of the code must equal those the model was trained on; checked once per classifier. */
+/** Feature names of the code must equal those the model was trained on (model/sidecar.ts); checked once per classifier. */
 function assertModelMatchesCode(classifier: Classifier): void {
   if (checkedClassifiers.has(classifier)) return;
-  const { info } = classifier;
-  const code = featureNames(info.featureSet);
-  const pairs: Array<[string, string[], string[]]> = [
-    ['unary', code.unary, info.unaryFeatureNames],
-    ['edge', code.edge, info.edgeFeatureNames],
-  ];
-  for (const [kind, inCode, inModel] of pairs) {
-    const n = Math.max(inCode.length, inModel.length);
-    for (let i = 0; i < n; i++) {
-      if (inCode[i] !== inModel[i]) {
-        throw new PithError(
-          'model_mismatch',
-          `${kind} feature ${i} is \`${inCode[i] ?? '(none)'}\` in the code but \`${inModel[i] ?? '(none)'}\` in model ${info.version} ` +
-            `(feature set ${info.featureSet}): retrain and re-export the model (README, section Training) or check out the code the model was made with`,
-        );
-      }
-    }
-  }
+  checkSidecar(classifier.info, featureNames(classifier.info.featureSet));
   checkedClassifiers.add(classifier);
 }
 
+/** The stage the pipeline is in, for the message of an unexpected failure. */
+type Stage = 'parsing' | 'reading metadata' | 'computing features' | 'running the model' | 'decoding' | 'rendering';
+
+/**
+ * The whole pipeline. Every failure surfaces as a PithError: the pipeline's own keep their code, anything else
+ * (a bug, or a library failing on a page: a stack overflow, an allocation failure) becomes `extraction_failed`,
+ * with the stage and the original error as its `cause`.
+ */
 export async function extractWith(classifier: Classifier, html: string, options: ExtractOptions = {}): Promise<Extraction> {
   if (typeof html !== 'string') throw new PithError('invalid_input', 'extract() takes the page as a string of HTML');
   assertModelMatchesCode(classifier);
+  const progress: { stage: Stage } = { stage: 'parsing' };
+  try {
+    return await runPipeline(classifier, html, options, progress);
+  } catch (err) {
+    if (err instanceof PithError) throw err;
+    const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    throw new PithError(
+      'extraction_failed',
+      `extraction failed while ${progress.stage} this page (${what.slice(0, 200)}); please report the page`,
+      { stage: progress.stage },
+      err,
+    );
+  }
+}
+
+async function runPipeline(classifier: Classifier, html: string, options: ExtractOptions, progress: { stage: Stage }): Promise<Extraction> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const t0 = performance.now();
 
@@ -74,6 +82,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
   const input = html.length <= limits.maxInputChars && html.includes('\0') ? html.replaceAll('\0', '') : html;
   const page = parsePage(input, { url: options.url, limits });
   const tParsed = performance.now();
+  progress.stage = 'reading metadata';
   let sampleText = '';
   for (const b of page.blocks) {
     if (sampleText.length >= LANGUAGE_SAMPLE_CHARS) break;
@@ -82,6 +91,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
   const metadata = extractMetadata(page.document as DomNode, { url: options.url, sampleText });
   const t1 = performance.now();
 
+  progress.stage = 'computing features';
   const nBlocks = page.blocks.length;
   const features = computeFeatures(page, classifier.info.featureSet);
   const t2 = performance.now();
@@ -91,9 +101,11 @@ export async function extractWith(classifier: Classifier, html: string, options:
   let t3 = t2;
   let decoder: DecodeRung = 'none';
   if (nBlocks > 0) {
+    progress.stage = 'running the model';
     const potentials = await classifier.predict(features.unary, features.edge, nBlocks);
     unaryProbs = potentials.unary;
     t3 = performance.now();
+    progress.stage = 'decoding';
     const words = new Uint32Array(nBlocks);
     const inLink = new Uint8Array(nBlocks);
     for (let i = 0; i < nBlocks; i++) {
@@ -106,6 +118,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
     decoder = decoded.rung;
   }
   const t4 = performance.now();
+  progress.stage = 'rendering';
 
   const blocks: BlockResult[] = new Array(nBlocks);
   for (let i = 0; i < nBlocks; i++) {

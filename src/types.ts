@@ -7,8 +7,8 @@ export type Label = 0 | 1;
 export type FeatureSetName = 'paper' | 'pith';
 
 /**
- * A node of the collapsed DOM (spec §1). A leaf is a block; its `tags` end with "#text".
- * Aggregated raw statistics (spec §3) live in `props`.
+ * A node of the collapsed DOM (docs/design.md, Collapsed DOM). A leaf is a block; its `tags` end with "#text".
+ * Aggregated raw statistics (docs/design.md, Raw statistics) live in `props`.
  */
 export interface CdomNode {
   /** Merged tag chain, top to bottom, e.g. ["li", "a", "#text"]. */
@@ -27,11 +27,9 @@ export interface CdomNode {
   /** The original linkedom node: for a leaf the (first) Text node (linkedom splits text at character references; a leaf
    *  joins the adjacent Text nodes), for a merged chain its top element, otherwise the element. */
   domNode: unknown;
-  /** Free slot for per-node data computed by later stages (feature code). */
-  [key: string]: unknown;
 }
 
-/** Raw node statistics of spec §3 (plus a few that pith adds). */
+/** Raw node statistics (docs/design.md, Raw statistics), the reference's and pith's. */
 export interface NodeProps {
   nCharacters: number;
   nWords: number;
@@ -68,7 +66,6 @@ export interface NodeProps {
   uSentences: number;
   uEndsWithPunctuation: boolean;
   uCharsInLink: number;
-  [key: string]: number | boolean;
 }
 
 /** One labelled block of the output. */
@@ -80,7 +77,7 @@ export interface BlockResult {
   label: Label;
   /** Unary probability of "content". */
   probability: number;
-  /** True when a block break separates this block from the next (spec §10). */
+  /** True when a block break separates this block from the next (docs/design.md, Blocks). */
   blockBreakAfter: boolean;
 }
 

@@ -43,7 +43,7 @@ export function writeAlignmentReport(records: PageRecord[], ctx: ReportContext, 
   lines.push(
     `Generated ${date} by \`npm run dump -- --set ${ctx.set}\` (training/dump-dataset.ts, dev/align.ts). ` +
       'Block labels come from aligning `ground_truth.main_content` with the block texts of `parsePage` ' +
-      '(spec §11 adapted; the method is described at the top of dev/align.ts). The labels do not depend on ' +
+      '(docs/design.md, Labels; details at the top of dev/align.ts). The labels do not depend on ' +
       `the feature set. Code: commit ${ctx.code.commit.slice(0, 10)}` +
       (ctx.code.parseCodeDirty ? ' with uncommitted changes in src/parse.' : '.'),
     '',

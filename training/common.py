@@ -142,7 +142,7 @@ def standardise(x: np.ndarray, mean, std, clip: float) -> np.ndarray:
 
 
 def block_metrics(pred: np.ndarray, gold: np.ndarray) -> dict:
-    """Pooled (micro) block metrics, positive class = content (spec §13); 0 when a denominator is 0."""
+    """Pooled (micro) block metrics, positive class = content (docs/design.md, Evaluation metrics); 0 when a denominator is 0."""
     pred = pred.astype(bool)
     gold = gold.astype(bool)
     tp = int(np.sum(pred & gold))

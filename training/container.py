@@ -1,4 +1,4 @@
-"""Train the main-content container model (the Korean patent, ../shared/docs/seeds.md §3) and pick k on validation.
+"""Train the main-content container model (docs/design.md, The container model) and pick k on validation.
 
     npx tsx training/container-dataset.ts            # -> training/data/container/
     /usr/bin/python3 training/container.py           # -> models/container.json, training/runs/container/*.json

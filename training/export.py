@@ -8,7 +8,7 @@ writes, for <set> in {pith, paper}:
     models/<set>.json           the sidecar: feature names, normalisation, lambda, labels, config, hashes, metrics
     models/<set>.golden.json    a few validation pages: raw features and the PyTorch outputs, for the parity tests
 
-Decoding (spec §9): the validation pages are decoded with Viterbi for every lambda of the config; the lambda with
+Decoding (docs/design.md, Decoding): the validation pages are decoded with Viterbi for every lambda of the config; the lambda with
 the best pooled block F1 (config select_metric 'block_f1') or the best macro word-F1 proxy (common.word_f1_proxy,
 'word_f1') goes into the sidecar (ties: the smaller lambda), next to the unary-only scores. `--lambda L` puts L
 in the sidecar instead, e.g. the best of `npx tsx eval/sweep-lambda.ts` (the benchmark's word-F1); 0 = unary only.

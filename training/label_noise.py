@@ -1,4 +1,4 @@
-"""Label noise in the aligned block labels (issue 7 item 2): Dataset Cartography and PVI on the unary net.
+"""Label noise in the aligned block labels (training/reports/label-noise.md): Dataset Cartography and PVI on the unary net.
 
     /usr/bin/python3 training/train.py --set pith --config default --dynamics --out training/runs/pith-dynamics
     /usr/bin/python3 training/label_noise.py --run training/runs/pith-dynamics

@@ -1,4 +1,4 @@
-"""The two Web2Text CNNs (spec §7): a unary net (block -> boilerplate/content) and a
+"""The two Web2Text CNNs (docs/design.md, The nets): a unary net (block -> boilerplate/content) and a
 pairwise net (edge between adjacent blocks -> one of 4 transitions 00, 01, 10, 11).
 
 Both are five 1-D convolutions along the block sequence, "same" zero padding, ReLU between:

@@ -3,11 +3,11 @@
     /usr/bin/python3 training/train.py --set pith --config default
     -> training/runs/<set>/checkpoint.pt  (both nets, the config, feature names, normalisation, history)
 
-Then `training/export.py --set <set>` writes models/. Spec §8: the two nets are trained separately with Adam,
+Then `training/export.py --set <set>` writes models/. As in the reference (docs/design.md, The nets), the two nets are trained separately with Adam,
 on batches of patches of 9 consecutive blocks (8 edges), evaluating on the validation split every `eval_every`
 steps (unary: block F1, pairwise: accuracy) and keeping the best weights.
 
-Departures from the reference (spec §15.10, consciously fixed): a patch may start at any block, including the
+Departures from the reference (docs/design.md, Departures from the reference): a patch may start at any block, including the
 first, and may end at the last; pages shorter than a patch are not used for training (they are still validated).
 Option `patch_context` (0 = the reference): the net sees `patch_context` more blocks on each side of the patch
 and the loss is taken on the patch only, so that training, like inference on a whole page, sees real neighbours
@@ -19,7 +19,7 @@ Aligning training with the benchmark (word-F1, macro over pages, counts words, n
   loss). The weights multiply the class weights; the loss is the weighted mean over the batch.
 - `select_metric` 'word_f1' keeps the unary checkpoint with the best macro word-F1 proxy on val
   (common.word_f1_proxy) instead of the best pooled block F1.
-Label noise (issue 7): `--dynamics` records, at every unary evaluation, the probability of the gold label of every
+Label noise (training/reports/label-noise.md): `--dynamics` records, at every unary evaluation, the probability of the gold label of every
 training block (training dynamics for Dataset Cartography) into <run>/dynamics.npz, with the final p(y|x) for PVI;
 `noisy_blocks` (from training/label_noise.py) drops or relabels listed training blocks.
 """

@@ -77,10 +77,14 @@ export function parseSidecar(json: unknown): Sidecar {
 }
 
 /**
- * Throws PithError('model_mismatch') unless the code's feature names equal the sidecar's, in order:
- * "feature 17 is `x` in the code but `y` in models/pith.json: re-export the model".
+ * The model contract: throws PithError('model_mismatch') unless the code's feature names equal the model's, in
+ * order: "feature 17 is `x` in the code but `y` in models/pith.json: re-export the model". extract() runs it once
+ * per classifier (on its ModelInfo, which carries the sidecar's names).
  */
-export function checkSidecar(sidecar: Sidecar, names: { unary: string[]; edge: string[] }): void {
+export function checkSidecar(
+  sidecar: Pick<Sidecar, 'featureSet' | 'unaryFeatureNames' | 'edgeFeatureNames'>,
+  names: { unary: string[]; edge: string[] },
+): void {
   const file = sidecarFile(sidecar);
   const compare = (kind: string, code: string[], model: string[]): void => {
     const n = Math.max(code.length, model.length);

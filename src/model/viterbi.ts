@@ -1,4 +1,4 @@
-// Decoding of the block labels from the two nets' probabilities (spec §9). Pure.
+// Decoding of the block labels from the two nets' probabilities (docs/design.md, Decoding). Pure.
 
 import type { Potentials } from '../types.js';
 

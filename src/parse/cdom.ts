@@ -1,11 +1,11 @@
-// Collapsed DOM (spec §1) and raw node properties (spec §3), built in ONE iterative forward walk over the DOM.
+// Collapsed DOM and raw node properties (docs/design.md, Collapsed DOM), built in ONE iterative forward walk over the DOM.
 // Iterative, not recursive: real pages nest thousands of unclosed tags deep.
 import type { CdomNode, NodeProps } from '../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from './dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from './text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
 
-/** Spec §1 rule 3 (`checkbox` and `radio` are not tag names and never match; kept for fidelity). */
+/** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
   '#doctype', 'br', 'checkbox', 'head', 'hr', 'iframe', 'img', 'input', 'meta', 'noscript', 'radio', 'script',
   'select', 'style', 'textarea', 'title', 'video',
@@ -145,7 +145,7 @@ function propagateRight(children: CdomNode[]): void {
   }
 }
 
-/** Spec §3.2: an element with exactly one kept child is merged into it (the child object is reused). */
+/** Collapsed DOM (docs/design.md): an element with exactly one kept child is merged into it (the child object is reused). */
 function mergeInto(f: Frame, child: CdomNode): CdomNode {
   // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
   child.tags.push(f.tag);
@@ -165,7 +165,7 @@ function mergeInto(f: Frame, child: CdomNode): CdomNode {
   return child;
 }
 
-/** Spec §3.3: an element with two or more kept children. */
+/** Collapsed DOM (docs/design.md): an element with two or more kept children. */
 function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   let nCharacters = 0, nWords = 0, nSentences = 0, nPunctuation = 0, nNumeric = 0, nStopwords = 0;
   let nWordsWithCapital = 0, totalWordLength = 0, nCharsInLink = 0, nChildrenDeep = 0;

@@ -1,4 +1,4 @@
-// The main-content container (the Korean patent, ../shared/docs/seeds.md §3): which element holds the article.
+// The main-content container (a patent on main-content detection; docs/design.md, The container model): which element holds the article.
 //
 // Candidates are the internal nodes of the collapsed DOM (an element with two or more text-bearing children; a
 // merged single-child chain is one candidate, its bottom element the one measured). Per candidate, the patent's

@@ -1,6 +1,6 @@
 // Block (unary) and edge features of the two feature sets, in one ordered list of names each.
 //
-// `paper`: the reference's 128 block + 25 edge features exactly as spec §4-5 (hard-coded z constants, integer
+// `paper`: the reference's 128 block + 25 edge features exactly as the reference (docs/design.md, Features) (hard-coded z constants, integer
 // divisions, ±1 booleans, the duplicated `p_tag_ul` column, ASCII words, case-sensitive English stop words).
 // `pith`: a superset: every paper name, computed with the fixes (float ratios, Unicode words and multilingual stop
 // words, link density through any `a` ancestor, no hard-coded z or clipping: raw values, heavy-tailed counts
@@ -46,6 +46,9 @@ const NODE_NAMES = [
 /** Parent tag indicators; `ul` is listed twice in the reference (the second column is named `p_tag_ul_dup`). */
 const NODE_TAGS = ['td', 'div', 'p', 'tr', 'table', 'body', 'ul', 'span', 'li', 'blockquote', 'b', 'small', 'a', 'ol',
   'ul', 'i', 'form', 'dl', 'strong', 'pre'];
+/** Columns of the parent group (has_p, its NodeBlock values, its tag indicators) and of the grandparent group. */
+const PARENT_COLUMNS = 1 + NODE_NAMES.length + NODE_TAGS.length;
+const GRANDPARENT_COLUMNS = 1 + NODE_NAMES.length;
 const LEAF_TAGS = ['a', 'p', 'td', 'b', 'li', 'span', 'i', 'tr', 'div', 'strong', 'em', 'h3', 'h2', 'table', 'h4',
   'small', 'sup', 'h1', 'blockquote'];
 
@@ -99,7 +102,7 @@ function clip(v: number, lo: number, hi: number): number {
 }
 const idiv = (a: number, b: number): number => Math.floor(a / b);
 
-/** The 20 NodeBlock values (spec §4.4) of node props `p`, written at out[o..o+20). */
+/** The 20 NodeBlock values (docs/design.md, Features: parent, grandparent, root) of node props `p`, written at out[o..o+20). */
 function writeNodeBlock(out: Float32Array, o: number, p: NodeProps, bodyLength: number, paper: boolean): number {
   if (paper) {
     const cap = p.nWords > 0 ? p.nWordsWithCapital / p.nWords : 0;
@@ -149,7 +152,7 @@ function writeNodeBlock(out: Float32Array, o: number, p: NodeProps, bodyLength: 
   return o;
 }
 
-/** The 24 leaf values (spec §4.3). */
+/** The 24 leaf values (docs/design.md, Features: the leaf). */
 function writeLeaf(out: Float32Array, o: number, p: NodeProps, relPos: number, paper: boolean): number {
   if (paper) {
     const cap = p.nWords > 0 ? p.nWordsWithCapital / p.nWords : 0;
@@ -231,7 +234,7 @@ function lowestCommonAncestor(a: CdomNode, b: CdomNode): CdomNode | null {
 }
 
 /**
- * Class-selector ids (spec §1.2 `classSelector`): equal ids <=> equal selector strings. Computed top-down with
+ * Class-selector ids (docs/design.md, Features: duplicates): equal ids <=> equal selector strings. Computed top-down with
  * interned (own chain, parent id) pairs instead of building the long strings. A pre-order walk with children
  * pushed in reverse reaches the leaves in document order, i.e. in `blocks` order.
  */
@@ -369,12 +372,12 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   const edge = new Float32Array(Math.max(n - 1, 0) * nE); // [nBlocks - 1, nE] row-major
   if (n === 0) return { unary, edge, nBlocks: 0 };
 
-  // Body span in text order (spec §4.3): first leaf start to last leaf end.
+  // Body span in text order (docs/design.md, Features: the leaf): first leaf start to last leaf end.
   const bodyStart = blocks[0].props.startPosition;
   const bodyLength = Math.max(blocks[n - 1].props.endPosition - bodyStart, 1);
   const root = page.root ?? blocks[0];
 
-  // Duplicate counts (spec §4.2).
+  // Duplicate counts (docs/design.md, Features: duplicates).
   const textCount = new Map<string, number>();
   for (const b of blocks) textCount.set(b.text, (textCount.get(b.text) ?? 0) + 1);
   const selIds = classSelectorIds(page.root, blocks);
@@ -411,14 +414,14 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       o = writeNodeBlock(unary, o, parent.props, bodyLength, paper);
       o = writeTags(unary, o, parent.tags, NODE_TAGS);
     } else {
-      o = fillZero(unary, o, 41);
+      o = fillZero(unary, o, PARENT_COLUMNS);
     }
     const gp = parent ? parent.parent : null;
     if (gp) {
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, gp.props, bodyLength, paper);
     } else {
-      o = fillZero(unary, o, 21);
+      o = fillZero(unary, o, GRANDPARENT_COLUMNS);
     }
     unary.set(rootBlock, o); // the root's 20 NodeBlock values are the same for every block
     o += rootBlock.length;

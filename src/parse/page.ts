@@ -4,7 +4,7 @@ import { PithError } from '../errors.js';
 import type { CdomNode } from '../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
 import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
-import { estimateNestingDepth, mayNestDeeperThan } from './nesting.js';
+import { type MarkupScan, scanMarkup } from './markup-scan.js';
 import { normaliseWhitespace, javaTrim } from './text-stats.js';
 
 export interface Page {
@@ -40,14 +40,23 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       { inputChars: html.length, maxInputChars: limits.maxInputChars },
     );
   }
-  const depth = mayNestDeeperThan(html, limits.maxNestingDepth) ? estimateNestingDepth(html, limits.maxNestingDepth) : 0;
-  if (depth > limits.maxNestingDepth) {
-    throw new PithError(
-      'input_too_large',
-      `input nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth): such pages are refused before parsing because their parse time explodes`,
-      { nestingDepth: depth, maxNestingDepth: limits.maxNestingDepth },
-    );
-  }
+  const scan = scanMarkup(html, {
+    maxDepth: limits.maxNestingDepth,
+    maxNodes: limits.maxParseNodes,
+    maxElements: limits.maxParseElements,
+    maxStackSteps: limits.maxParseSteps,
+    maxClassTokens: limits.maxClassNames,
+  });
+  // Markup whose shape makes parsing costly (depth, stack work, a huge class list) is refused; a page that is only
+  // long is cut where the node or element budget runs out, and marked truncated.
+  let cutReason: string | undefined;
+  if (scan.exceeded === 'maxNodes' || scan.exceeded === 'maxElements') {
+    cutReason =
+      scan.exceeded === 'maxNodes'
+        ? `more than ${limits.maxParseNodes} DOM nodes (limits.maxParseNodes); the page was cut at character ${scan.cutAt} before parsing`
+        : `more than ${limits.maxParseElements} elements (limits.maxParseElements); the page was cut at character ${scan.cutAt} before parsing`;
+    html = html.slice(0, scan.cutAt);
+  } else if (scan.exceeded !== null) throw tooCostly(scan, limits);
   const tDom = performance.now();
   const document = parseHtmlDocument(html);
   const domMs = performance.now() - tDom;
@@ -68,12 +77,28 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     root: r.root,
     blocks: r.blocks,
     title: title === '' ? null : title,
-    truncated: r.truncated,
+    truncated: r.truncated || cutReason !== undefined,
     document,
     leafInfo: r.leafInfo,
     domMs,
   };
-  if (r.truncatedReason !== undefined) page.truncatedReason = r.truncatedReason;
+  const truncatedReason = cutReason ?? r.truncatedReason;
+  if (truncatedReason !== undefined) page.truncatedReason = truncatedReason;
   if (fallback !== undefined) page.fallback = fallback;
   return page;
+}
+
+/** The error for a page whose parse the pre-scan found too costly, saying which limit it passed. */
+function tooCostly(scan: MarkupScan, limits: Limits): PithError {
+  const details = { nestingDepth: scan.maxDepth, parseElements: scan.elements, parseNodes: scan.nodes, parseSteps: scan.stackSteps, classNames: scan.maxClassTokens };
+  const why = {
+    maxDepth: `nests elements more than ${limits.maxNestingDepth} deep (limits.maxNestingDepth)`,
+    maxStackSteps: `would cost the parser more than ${limits.maxParseSteps} stack steps (limits.maxParseSteps): deep nesting and many end tags`,
+    maxClassTokens: `has a class attribute with more than ${limits.maxClassNames} names (limits.maxClassNames)`,
+  }[scan.exceeded as 'maxDepth' | 'maxStackSteps' | 'maxClassTokens'];
+  return new PithError(
+    'input_too_large',
+    `input ${why}: refused before parsing to bound time and memory; send a smaller page or raise the limit`,
+    details,
+  );
 }

@@ -1,4 +1,4 @@
-// Word splitting, stop words and the regexes of the block statistics (spec §3.1), compiled once.
+// Word splitting, stop words and the regexes of the block statistics (docs/design.md, Raw statistics), compiled once.
 // Two flavours: `paper` reproduces the reference (ASCII words, case-sensitive English stop words);
 // `pith` is Unicode-aware (letter/digit runs, one word per CJK character, lower-cased multilingual stop words).
 
@@ -62,7 +62,7 @@ export function javaTrim(s: string): string {
 }
 
 const NON_EMPTY = /[^\p{Z}\s]/u;
-/** Spec §1 rule 1/2: the text is empty when it matches `^[\p{Z}\s]*$` (NBSP-only counts as empty). */
+/** Collapsed DOM (docs/design.md): the text is empty when it matches `^[\p{Z}\s]*$` (NBSP-only counts as empty). */
 export function isBlankText(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -106,7 +106,7 @@ function countMatches(re: RegExp, s: string): number {
   return n;
 }
 
-/** Spec §3.1 on an already trimmed text. */
+/** The reference's leaf statistics (docs/design.md, Raw statistics) on an already trimmed text. */
 export function paperTextStats(text: string): TextStats {
   const len = text.length;
   let nPunctuation = 0;

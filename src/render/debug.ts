@@ -4,7 +4,7 @@
 
 import type { CdomNode, Extraction } from '../types.js';
 import { escapeHtmlAttr, escapeHtmlText } from './html.js';
-// container (issue 6 item 1): the predicted main-content container is named in the header and its blocks marked.
+// container: the predicted main-content container is named in the header and its blocks marked.
 import { blocksInside } from '../parse/container.js';
 import { predictContainer } from '../model/container-model.js';
 

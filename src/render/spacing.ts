@@ -1,8 +1,8 @@
 // What separates two consecutive kept blocks in the page as a browser would show it: nothing, a space, a line or
 // a table cell. Render only: the block texts (and so the features) are not touched.
 //
-// The collapsed DOM drops whitespace-only text nodes (spec §1), so `<span>from</span> <span>typing</span>` gives the
-// blocks "from" and "typing" with the space between them gone, and spec §10's concatenation prints "fromtyping" (the
+// The collapsed DOM drops whitespace-only text nodes (docs/design.md, Collapsed DOM), so `<span>from</span> <span>typing</span>` gives the
+// blocks "from" and "typing" with the space between them gone, and the reference's concatenation (docs/design.md, Text output) prints "fromtyping" (the
 // reference does the same). Code listings, tag clouds and inline-styled prose lose their word boundaries that way.
 // This looks at the DOM between the end of one block's text and the start of the next one's: a whitespace text
 // node, a line break or a block-level boundary means the two are separate words. A block's DOM node may be the top

@@ -1,11 +1,11 @@
-// Plain-text output from labelled blocks (spec §10): kept blocks in order, a blank line at block breaks.
+// Plain-text output from labelled blocks (docs/design.md, Text output): kept blocks in order, a blank line at block breaks.
 
 export interface TextBlock {
   text: string;
   blockBreakAfter: boolean;
 }
 
-/** How kept blocks are joined beyond the spec's block breaks (src/render/spacing.ts computes it from the page). */
+/** How kept blocks are joined beyond the block breaks (src/render/spacing.ts computes it from the page). */
 export interface TextLayout {
   /** Between consecutive blocks a and b = a + 1 with no block break: '' (one word), ' ', or verbatim whitespace. */
   gap(a: number, b: number): string;

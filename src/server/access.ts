@@ -11,7 +11,7 @@
 // 2. else, when PITH_RATE_LIMIT_PER_MIN > 0, a token bucket inside this isolate: each client gets that many
 //    requests per minute, refilled continuously, bursts up to the same number. It limits what one isolate
 //    serves, not a global rate (Cloudflare runs many isolates), so it is a brake, not a quota. At most
-//    MAX_TRACKED_CLIENTS buckets are kept, and only a bucket that has refilled completely is ever forgotten (it
+//    MAX_TRACKED_CLIENTS buckets (and the overflow one) are kept, and only a bucket that has refilled completely is ever forgotten (it
 //    is the same as a new one): new clients cannot push out someone who is being limited. When every tracked
 //    client is still being limited, new clients share one overflow bucket until some bucket refills.
 // Locally (`npm start`) the dev server keeps a CF-Connecting-IP the client sends, so there the key can be chosen

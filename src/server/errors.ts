@@ -23,6 +23,7 @@ export const STATUS_OF: Readonly<Record<PithErrorCode, number>> = Object.freeze(
   request_timeout: 408,
   rate_limited: 429,
   internal: 500,
+  extraction_failed: 500,
   model_missing: 500,
   model_mismatch: 500,
   upstream_error: 502,

@@ -1,5 +1,5 @@
 # Config for the real training run (one per feature set): `python3 training/train.py --set pith --config default`.
-# Flat names, read by training/train.py and training/export.py. Spec §7-8 gives the reference values.
+# Flat names, read by training/train.py and training/export.py. docs/design.md (The nets) describes the method.
 
 seed = 1337              # torch, numpy and random
 threads = 1              # torch intra-op threads: 1, since the 2 cores are shared (2 threads thrash under load)
@@ -50,7 +50,7 @@ feature_clip = 10.0
 lambdas = [0.0, 0.1, 0.25, 0.5, 1.0, 2.0]
 golden_pages = 3         # validation pages written to models/<set>.golden.json for the parity tests
 
-# label noise (issue 7, training/reports/label-noise.md): `noisy_blocks` = the .npz of training/label_noise.py,
+# label noise (training/reports/label-noise.md): `noisy_blocks` = the .npz of training/label_noise.py,
 # `noisy_action` 'drop' | 'relabel'. Dropping the 2.3% hard-to-learn training blocks lowered val word-F1 0.862 ->
 # 0.844 (relabelling, a stricter list and gold-content-only did not help either): no cleaning.
 noisy_blocks = None

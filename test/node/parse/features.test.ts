@@ -29,7 +29,7 @@ const PAGE =
   '<html><head><title>Hello there</title></head><body><div><p>Hello world</p><p>in 2019 <a href="#">read more</a></p></div>' +
   '<p>Hello world</p></body></html>';
 
-describe('paper feature set (spec §4-5)', () => {
+describe('paper feature set (docs/design.md, Features)', () => {
   it('has 128 block and 25 edge features, in the reference order', () => {
     const n = featureNames('paper');
     expect(n.unary).toHaveLength(128);

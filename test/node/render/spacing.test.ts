@@ -12,7 +12,7 @@ function textOf(body: string, labels?: number[]): string {
   return renderText(blocks, kept, pageTextLayout(page));
 }
 
-/** The same blocks joined as spec §10 (the reference) joins them: no layout. */
+/** The same blocks joined as the reference joins them (docs/design.md, Text output): no layout. */
 function referenceTextOf(body: string): string {
   const page = parsePage(`<!DOCTYPE html><html><body>${body}</body></html>`);
   const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
@@ -22,13 +22,13 @@ function referenceTextOf(body: string): string {
 describe('word boundaries between blocks', () => {
   it('keeps the space of a whitespace-only text node the collapsed DOM dropped (code listings)', () => {
     const body = '<p><code><span>from</span> <span>typing</span> <span>import</span> List</code></p>';
-    expect(referenceTextOf(body)).toBe('fromtypingimport List'); // spec §10 as the reference does it
+    expect(referenceTextOf(body)).toBe('fromtypingimport List'); // the reference's concatenation (docs/design.md, Text output)
     expect(textOf(body)).toBe('from typing import List');
   });
   it('adds no space inside a word split by inline markup', () => {
     expect(textOf('<p><b>W</b>ord and <i>it</i>alic, <a href=x>AT&amp;T</a>s</p>')).toBe('Word and italic, AT&Ts');
   });
-  it('separates blocks across a line break or block boundary that is not a block break of the spec', () => {
+  it('separates blocks across a line break or block boundary that is not a block break', () => {
     expect(textOf('<p><span>one</span><br><span>two</span></p>')).toMatch(/^one\s+two$/);
     expect(textOf('<span>left</span><div><span>right</span></div>')).toMatch(/^left\s+right$/);
   });

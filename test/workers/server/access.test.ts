@@ -1,7 +1,7 @@
 // Access: the optional bearer token and per-client rate limiting (binding and in-isolate bucket).
 
 import { describe, expect, it } from 'vitest';
-import { takeToken } from '../../../src/server/access';
+import { clientKey, MAX_TRACKED_CLIENTS, resetRateLimitTable, takeToken, trackedClients } from '../../../src/server/access';
 import { baseEnv, call, errorOf, extractPath, page, uniqueId } from './helpers';
 
 const TOKEN = { PITH_TOKEN: 's3cret-token' };
@@ -89,4 +89,36 @@ describe('rate limiting', () => {
     const limited = await call(extractPath(page('/page/article-news')), { headers: client }, vars);
     expect(limited.headers.get('retry-after')).toBe('60');
   });
+
+  it('keys on CF-Connecting-IP only, IPv6 by its /64', () => {
+    const keyOf = (headers: Record<string, string>): string => clientKey(new Request('https://pith.test/', { headers }));
+    expect(keyOf({ 'cf-connecting-ip': '203.0.113.7' })).toBe('203.0.113.7');
+    expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb:1:2:3:4' })).toBe('2001:db8:aa:bb::/64');
+    expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb::ffff' })).toBe(keyOf({ 'cf-connecting-ip': '2001:DB8:AA:BB:9::1' }));
+    expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bc::1' })).not.toBe(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb::1' }));
+    // Headers the client chooses everywhere do not make a new client.
+    expect(keyOf({ 'cf-connecting-ip': '203.0.113.7', 'x-real-ip': '1.2.3.4', 'x-forwarded-for': '5.6.7.8' })).toBe('203.0.113.7');
+    expect(keyOf({ 'x-real-ip': '1.2.3.4' })).toBe('unknown');
+  });
+
+  it('new clients cannot push a limited client out of the table; past the bound they share one bucket', () => {
+    resetRateLimitTable();
+    const t0 = 5_000_000;
+    const victim = `limited-${uniqueId()}`;
+    for (let i = 0; i < 60; i++) takeToken(victim, 60, t0);
+    expect(takeToken(victim, 60, t0)).toBeGreaterThan(0);
+    // An attacker rotating its key fills the table (each key spends one token, so no bucket is full again yet).
+    for (let i = 0; i < MAX_TRACKED_CLIENTS + 50; i++) takeToken(`rotating-${i}`, 60, t0);
+    expect(trackedClients()).toBeLessThanOrEqual(MAX_TRACKED_CLIENTS + 1); // + the shared overflow bucket
+    expect(takeToken(victim, 60, t0)).toBeGreaterThan(0); // still limited: its bucket was not forgotten
+    // The keys past the bound share the overflow bucket: rotating further soon gets limited.
+    const refused = Array.from({ length: 100 }, (_, i) => takeToken(`more-${i}`, 60, t0)).filter((w) => w > 0).length;
+    // 51 rotating keys already used the shared bucket (60 a minute), so at most 9 of these 100 go through.
+    expect(refused).toBeGreaterThanOrEqual(91);
+    // A minute later every bucket has refilled: refilled ones are forgotten to make room, new clients get their own.
+    expect(takeToken(`later-${uniqueId()}`, 60, t0 + 61_000)).toBe(0);
+    expect(trackedClients()).toBeLessThanOrEqual(MAX_TRACKED_CLIENTS + 1); // + the shared overflow bucket
+    resetRateLimitTable();
+  });
 });
+

@@ -96,4 +96,33 @@ describe('edge cache', () => {
       expect(second.headers.get('cache-control')).toBe('no-store');
     }
   });
+
+  it('extraction answers say Vary: Accept, on a miss, a hit and a 304', async () => {
+    const id = uniqueId();
+    const miss = await call(extractPath(page(`/counted/${id}`)));
+    expect(miss.headers.get('vary')).toBe('Accept');
+    const hit = await call(extractPath(page(`/counted/${id}`)));
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    expect(hit.headers.get('vary')).toBe('Accept');
+    const notModified = await call(extractPath(page(`/counted/${id}`)), { headers: { 'if-none-match': hit.headers.get('etag') ?? '' } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('vary')).toBe('Accept');
+  });
+
+  it('with PITH_TOKEN set, answers are Cache-Control: private (miss and hit), never public', async () => {
+    const id = uniqueId();
+    const vars = { PITH_TOKEN: 'cache-token' };
+    const auth = { headers: { authorization: 'Bearer cache-token' } };
+    const miss = await call(extractPath(page(`/counted/${id}`)), auth, vars);
+    expect(miss.status).toBe(200);
+    expect(miss.headers.get('cache-control')).toBe('private, max-age=3600');
+    const hit = await call(extractPath(page(`/counted/${id}`)), auth, vars);
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    expect(hit.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(await upstreamHits(id)).toBe(1);
+    // Without a token, the same cached page is public.
+    const open = await call(extractPath(page(`/counted/${id}`)));
+    expect(open.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
 });
+
