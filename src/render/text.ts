@@ -66,7 +66,9 @@ export function renderText(blocks: readonly TextBlock[], labels: ArrayLike<numbe
         separator = cell ?? '\n\n';
         lineStart = true;
       } else if (lastKept !== i - 1) separator = ' ';
-      else if (layout !== undefined) separator = layout.gap(lastKept, i);
+      else if (layout !== undefined && (verbatim !== undefined || !(pendingSpace || text.charCodeAt(0) === SPACE))) {
+        separator = layout.gap(lastKept, i); // a DOM walk: only when the texts themselves do not already say ' '
+      }
     }
     if (lineStart) {
       out += separator;
