@@ -41,7 +41,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
-          globalSetup: ['test/workers/global-setup.ts', 'test/workers/quiet-runtime.ts'],
+          globalSetup: ['test/workers/global-setup.ts', 'test/workers/jobs/setup.ts', 'test/workers/quiet-runtime.ts'],
           testTimeout: 60_000,
           // One workerd for all test files instead of one per file: onnxruntime's 14 MB wasm is compiled once, not
           // once per file (the suite went from 575 s to 187 s on a loaded 2-core machine). Tests use unique ids for

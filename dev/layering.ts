@@ -67,11 +67,12 @@ const TOP_ALLOWED: Readonly<Record<string, readonly string[]>> = {
 function srcLayer(path: string): { rank: number; host?: 'lib' | 'server' } {
   const p = path.slice('src/'.length);
   if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts' || p === 'sniff.ts' || p === 'guard.ts') return { rank: 0 };
-  if (p.startsWith('parse/') || p.startsWith('fingerprint/')) return { rank: 1 };
+  // bulk/: pure parts of bulk extraction (WARC, robots.txt, scheduling, clusters over fingerprint/'s MinHash).
+  if (p.startsWith('parse/') || p.startsWith('fingerprint/') || p.startsWith('bulk/')) return { rank: 1 };
   if (p.startsWith('model/')) return { rank: 2 };
   if (p.startsWith('render/')) return { rank: 3 };
   if (p === 'extract.ts') return { rank: 4 };
-  if (p === 'lib.ts' || p === 'cli.ts') return { rank: 5, host: 'lib' };
+  if (p === 'lib.ts' || p === 'cli.ts' || p === 'batch.ts' || p === 'batch-worker.ts' || p === 'html-bytes.ts') return { rank: 5, host: 'lib' };
   if (p.startsWith('server/') || p === 'index.ts') return { rank: 5, host: 'server' };
   throw new Error(`src/${p} is in no layer: add it to dev/layering.ts`);
 }

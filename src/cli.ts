@@ -4,18 +4,18 @@
 // Exit codes: 0 success; 1 extraction or fetch failed (or, for batch, at least one page failed);
 // 2 usage error (unknown command or option, missing argument, file or folder not found).
 
-import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
 import { extract } from './lib.js';
+import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, withRoundedTimings, type BatchFormat, type BatchItem } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
-import { decodeHtml } from './parse/charset.js';
 import { defaultModelDir, packageRoot } from './model/node-assets.js';
-import { sniffBinary } from './sniff.js';
-import { type Extraction, type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
+import { type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 
 
 const EXIT_OK = 0;
@@ -32,13 +32,15 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper]
+  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper]
   pith <command> --help
   pith --version
 
 Commands:
   extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
-  batch     extract every .html, .htm and .html.gz file of a folder into one JSON line per page
+  batch     extract every .html, .htm and .html.gz file of a folder, or the HTML pages of WARC files, into one JSON
+            line per page, on all cores
 
 Input that is not HTML (an image, a PDF, other binary data, text without any tag) is refused with exit code 1.
 Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
@@ -69,18 +71,22 @@ The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta 
 `;
 
 const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
+       pith batch <file.warc[.gz]>... --out <file.jsonl>  [options]
 
-Extracts every .html, .htm and .html.gz (.htm.gz) file directly inside <dir> (sorted by name, not recursive) and
-writes one line per page: {"id": <file name without .html/.htm/.gz>, "text": <main text>, "fingerprint":
-{"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>}; --format markdown or html adds that field, --format json
-writes the whole result (title, metadata, wordCount, markdown, html, blocks, timings) after "id". The fingerprint is always written (it costs about 0.1 ms a page): pages whose simhash
-values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in the library).
-A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and
-the run goes on; the exit code is then 1. Progress goes to stderr.
+Extracts every .html, .htm and .html.gz file directly inside <dir> (sorted by name, not recursive), or every HTML page
+of WARC files (each "response" record with a 2xx HTML payload; .warc.gz may hold one gzip member per record), and
+writes one line per page: {"id": <file name without .html/.html.gz, or the record's URL>, "url": <the record's
+URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>};
+--format markdown or html adds that field, --format json writes the whole result (title, metadata, wordCount,
+markdown, html, blocks, timings) after "id". Lines come out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
+whose simhash values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in
+the library). A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error":
+<message>} and the run goes on; the exit code is then 1. Progress goes to stderr.
 
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
   --format <f>              text (default), markdown, html or json: what each line carries besides the text
+  --jobs <n>, -j <n>        worker threads extracting at once (default: the number of cores, here ${availableParallelism()})
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
 `;
@@ -101,37 +107,8 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reading HTML
+// Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
 
-const isGzip = (bytes: Uint8Array): boolean => bytes[0] === 0x1f && bytes[1] === 0x8b;
-
-function gunzipIfNeeded(bytes: Uint8Array, name: string): Uint8Array {
-  if (!name.endsWith('.gz') && !isGzip(bytes)) return bytes;
-  try {
-    return gunzipSync(bytes);
-  } catch (err) {
-    throw new PithError('invalid_input', `${name} is not valid gzip: ${(err as Error).message}`);
-  }
-}
-
-const TAG = /<[a-z!?/]/i;
-/** How far into a text the first tag is looked for. */
-const TAG_SCAN_CHARS = 64 * 1024;
-
-/**
- * Decoded HTML of `bytes` (already decompressed), or PithError 'not_html' saying what they are instead: pith reads
- * HTML only, as the service does. Binary content is recognised by src/sniff.ts (the Worker's check); a text without
- * a single tag is not a page either. An empty input is let through: it has no main content.
- */
-export function htmlOf(bytes: Uint8Array, name: string, contentType = ''): string {
-  const binary = sniffBinary(bytes);
-  if (binary !== null) throw new PithError('not_html', `${name} is ${binary}, not an HTML page`);
-  const html = decodeHtml(bytes, contentType);
-  if (html.length > 0 && !TAG.test(html.slice(0, TAG_SCAN_CHARS))) {
-    throw new PithError('not_html', `${name} is text without any HTML tag, not an HTML page`);
-  }
-  return html;
-}
 
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
@@ -289,13 +266,8 @@ async function runExtract(args: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-const PAGE_FILE_RE = /\.html?(\.gz)?$/i;
-const BATCH_FORMATS: readonly OutputFormat[] = ['text', 'markdown', 'html', 'json'];
-
-/** Id of a page file: its name without .html/.htm and .gz. */
-export function pageIdOf(fileName: string): string {
-  return basename(fileName).replace(PAGE_FILE_RE, '');
-}
+export { pageIdOf };
+const BATCH_FORMATS: readonly BatchFormat[] = ['text', 'markdown', 'html', 'json'];
 
 async function runBatch(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -305,6 +277,7 @@ async function runBatch(args: string[]): Promise<number> {
       out: { type: 'string', short: 'o' },
       format: { type: 'string' },
       'feature-set': { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -312,20 +285,31 @@ async function runBatch(args: string[]): Promise<number> {
     process.stdout.write(BATCH_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) throw new UsageError('batch needs one folder (see pith batch --help)');
+  if (positionals.length === 0) throw new UsageError('batch needs a folder or .warc/.warc.gz files (see pith batch --help)');
   if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
   const featureSet = featureSetOf(values['feature-set']);
   const format = values.format ?? 'text';
   if (!(BATCH_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${BATCH_FORMATS.join(', ')} for batch, not "${format}"`);
   }
-  const dir = positionals[0];
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
-
-  const files = readdirSync(dir)
-    .filter((f) => PAGE_FILE_RE.test(f) && statSync(join(dir, f)).isFile())
-    .sort();
-  if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files`);
+  const jobs = positiveIntOf('--jobs', values.jobs, availableParallelism());
+  let items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
+  let expected: number | null;
+  if (positionals.every(isWarcPath)) {
+    for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no such file: ${path}`);
+    items = (async function* () {
+      for (const path of positionals) yield* warcPages(path);
+    })();
+    expected = null;
+  } else {
+    if (positionals.length !== 1) throw new UsageError('batch takes one folder, or one or more .warc/.warc.gz files');
+    const dir = positionals[0];
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
+    const files = pageFilesOf(dir);
+    if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files`);
+    items = files.map((path) => ({ id: pageIdOf(path), path }));
+    expected = files.length;
+  }
 
   const toStdout = values.out === '-';
   if (!toStdout && !existsSync(dirname(resolve(values.out)))) {
@@ -341,49 +325,21 @@ async function runBatch(args: string[]): Promise<number> {
 
   let failed = 0;
   const started = performance.now();
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i];
-    const id = pageIdOf(file);
-    const t0 = performance.now();
-    let line: Record<string, unknown>;
-    try {
-      const html = htmlOf(gunzipIfNeeded(readFileSync(join(dir, file)), file), file);
-      const result = await extract(html, { featureSet, fingerprint: true, format: format as OutputFormat });
-      const ms = round(performance.now() - t0);
-      if (format === 'json') line = { id, ...withRoundedTimings(result), ms };
-      else {
-        line = { id, text: result.text, fingerprint: result.fingerprint ?? null, ms };
-        if (format === 'markdown') line.markdown = result.markdown ?? '';
-        if (format === 'html') line.html = result.html ?? '';
-      }
-    } catch (err) {
-      failed++;
-      line = { id, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
-    }
+  const total = await runBatchPool(items, { jobs, featureSet, format: format as BatchFormat }, async (line, i) => {
+    if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await write(JSON.stringify(line) + '\n');
-    process.stderr.write(
-      `[${i + 1}/${files.length}] ${id} ${line.ms} ms${line.error ? ` FAILED: ${String(line.error)}` : ''}\n`,
-    );
-  }
+    process.stderr.write(`[${i + 1}${expected === null ? '' : `/${expected}`}] ${line.id} ${line.ms} ms${line.error ? ` FAILED: ${line.error}` : ''}\n`);
+  });
   if (!toStdout) await new Promise<void>((ok) => out.end(ok));
   const seconds = (performance.now() - started) / 1000;
   process.stderr.write(
-    `pith batch: ${files.length - failed} of ${files.length} pages in ${seconds.toFixed(1)} s` +
+    `pith batch: ${total - failed} of ${total} pages in ${seconds.toFixed(1)} s with ${jobs} job${jobs === 1 ? '' : 's'}` +
       (toStdout ? '' : ` -> ${values.out}`) +
       (failed ? `, ${failed} failed` : '') +
       '\n',
   );
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
-}
-
-const round = (ms: number): number => Math.round(ms * 100) / 100;
-
-/** The result with its timings rounded to 0.01 ms (more digits are noise). */
-function withRoundedTimings(result: Extraction): Extraction {
-  const timings: Record<string, number> = { ...result.timings };
-  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
-  return { ...result, timings: timings as unknown as Extraction['timings'] };
 }
 
 /** `pith --version`: the package version and the versions of the shipped models. */

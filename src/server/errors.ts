@@ -35,9 +35,8 @@ const HIDDEN_MESSAGES: ReadonlySet<PithErrorCode> = new Set(['internal', 'model_
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
-function jsonError(status: number, code: string, message: string, extraHeaders: Record<string, string> = {}, cause?: string): Response {
-  const error = cause === undefined ? { code, message } : { code, message, cause };
-  return new Response(JSON.stringify({ error }), { status, headers: { ...JSON_HEADERS, ...extraHeaders } });
+function jsonError(status: number, code: string, message: string, extraHeaders: Record<string, string> = {}, extraFields: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, message, ...extraFields } }), { status, headers: { ...JSON_HEADERS, ...extraHeaders } });
 }
 
 /** The response for any thrown value. */
@@ -55,9 +54,11 @@ export function errorResponse(err: unknown): Response {
       console.error(`pith: ${err.code}: ${err.message}`);
       return jsonError(status, err.code, 'pith could not run its model; the operator has been told in the logs');
     }
+    // A request with several bad inputs (POST /v1/jobs) lists each one: {"refused": [{index, url, code, message}]}.
     // Upstream failures say why when pith could tell: dns, refused, tls, timeout, unreachable (server/fetch-errors.ts).
-    const cause = typeof details.cause === 'string' ? details.cause : undefined;
-    return jsonError(status, err.code, err.message, headers, cause);
+    const extra: Record<string, unknown> = Array.isArray(details.refused) ? { refused: details.refused } : {};
+    if (typeof details.cause === 'string') extra.cause = details.cause;
+    return jsonError(status, err.code, err.message, headers, extra);
   }
   if (err instanceof HTTPException) {
     // Raised by hono itself (e.g. a malformed JSON body): a client error with hono's message.

@@ -1,0 +1,138 @@
+// `npm run bench:bulk`: throughput of bulk extraction on this machine.
+//
+// 1. Pages per second per core of `pith batch` (the built CLI, `node bin/pith.js`, as users run it) over the WCXB
+//    dev pages with --jobs 1 and --jobs 2, side by side with Readability.js on linkedom (eval/readability-batch.ts:
+//    the same files, the same reading and decoding, one thread) in the same run. Each is a whole process, start-up
+//    included, timed by wall clock; the order rotates every round; the medians of the rounds are reported.
+// 2. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
+//
+//   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
+//
+// Writes eval/results/bench-bulk.json. Needs the corpus at ../shared/data/wcxb-dev (or PITH_DATA_DIR).
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { pageFilesOf } from '../src/batch.js';
+import { dataDir } from '../dev/corpus.js';
+import { runLocalJob, type JobRun } from './bulk-job.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Timed {
+  wallS: number;
+  /** User + system CPU seconds of the process and its threads (GNU time). */
+  cpuS: number;
+}
+
+/** Runs a command under GNU time (/usr/bin/time) for its wall clock and CPU seconds. */
+function timedRun(command: string, args: string[]): Promise<Timed> {
+  const timeFile = join(tmpdir(), `pith-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  return new Promise((ok, fail) => {
+    const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, command, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.on('error', (err) => fail(new Error(`cannot run /usr/bin/time (apt-get install -y time): ${err.message}`)));
+    child.on('exit', (code) => {
+      // pith batch exits 1 when some page failed; that is a result, not a broken run (failures are counted below).
+      if (code !== 0 && code !== 1) return fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
+      const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+      rmSync(timeFile, { force: true });
+      ok({ wallS: wall, cpuS: user + sys });
+    });
+  });
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function countLines(path: string): { pages: number; failed: number } {
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+  return { pages: lines.length, failed: lines.filter((l) => (JSON.parse(l) as { error?: string }).error !== undefined).length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string' }, limit: { type: 'string' }, 'e2e-urls': { type: 'string' }, 'no-e2e': { type: 'boolean' } },
+  });
+  const rounds = Number(values.rounds ?? 3);
+  const htmlDir = join(dataDir(), 'html');
+  let files = pageFilesOf(htmlDir);
+  if (values.limit !== undefined) files = files.slice(0, Number(values.limit));
+  const work = mkdtempSync(join(tmpdir(), 'pith-bench-bulk-'));
+  const pagesDir = join(work, 'pages');
+  mkdirSync(pagesDir);
+  for (const f of files) symlinkSync(f, join(pagesDir, f.replace(/^.*\//, '')));
+
+  process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+
+  const runners: Record<string, () => Promise<Timed>> = {
+    'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
+    'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
+    'Readability.js (linkedom)': () => timedRun(process.execPath, ['--import', 'tsx', 'eval/readability-batch.ts', pagesDir, '--out', join(work, 'readability.jsonl')]),
+  };
+  const names = Object.keys(runners);
+  const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const loads: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    for (const name of order) {
+      loads.push(loadavg()[0]);
+      const t = await runners[name]();
+      seconds[name].push(t.wallS);
+      cpuSeconds[name].push(t.cpuS);
+      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU (load average ${loadavg()[0].toFixed(1)})\n`);
+    }
+  }
+  const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1 };
+  const outputs: Record<string, string> = { 'pith --jobs 1': 'pith1.jsonl', 'pith --jobs 2': 'pith2.jsonl', 'Readability.js (linkedom)': 'readability.jsonl' };
+  const rows = names.map((name) => {
+    const s = median(seconds[name]);
+    const counted = countLines(join(work, outputs[name]));
+    const cpu = median(cpuSeconds[name]);
+    return { name, seconds: s, runs: seconds[name], cpuSeconds: cpu, cpuRuns: cpuSeconds[name], pages: counted.pages, failed: counted.failed, pagesPerSecond: files.length / s, pagesPerSecondPerCore: files.length / s / cores[name], pagesPerCpuSecond: files.length / cpu };
+  });
+  const by = Object.fromEntries(rows.map((r) => [r.name, r]));
+  const speedup = by['pith --jobs 2'].pagesPerSecond / by['pith --jobs 1'].pagesPerSecond;
+  const perCoreVsReadability = by['pith --jobs 2'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
+  const cpuVsReadability = by['pith --jobs 2'].pagesPerCpuSecond / by['Readability.js (linkedom)'].pagesPerCpuSecond;
+  const perCoreVsReadability1 = by['pith --jobs 1'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
+
+  let e2e: JobRun | null = null;
+  if (!values['no-e2e']) {
+    process.stderr.write('end to end: a local job through npm start...\n');
+    e2e = await runLocalJob({ urls: Number(values['e2e-urls'] ?? 1000), port: 8797, pagesPort: 8798 });
+  }
+
+  const lines = [
+    `pith batch over ${files.length} WCXB dev pages, ${rounds} round${rounds === 1 ? '' : 's'} (median wall time of whole runs, start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average during the runs ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+    '',
+    '| run | wall s (median) | pages/s | pages/s per core | CPU s (median) | pages per CPU-second | failed pages |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pagesPerCpuSecond.toFixed(1)} | ${r.failed} |`),
+    '',
+    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2; pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
+  ];
+  if (e2e !== null) {
+    lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(join(ROOT, 'eval/results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'eval/results/bench-bulk.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, cpuVsReadability, e2e }, null, 2)}\n`,
+  );
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:bulk: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,229 @@
+// `pith batch` on all cores: pages from a folder of .html/.html.gz files or from .warc/.warc.gz files, extracted by
+// N worker threads (each with its own model session), written one JSON line per page in input order.
+//
+// Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
+// workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
+// page never idles the others; at most 64 lines per worker wait in the buffer, so a large WARC file streams through
+// in bounded memory.
+
+import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createGunzip } from 'node:zlib';
+import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import { decodeHtml } from './parse/charset.js';
+import { htmlPageOf, readWarcStream } from './bulk/warc.js';
+import { PithError } from './errors.js';
+import { extract } from './lib.js';
+import type { Extraction, FeatureSetName } from './types.js';
+
+/** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
+export type BatchItem = { id: string; path: string } | { id: string; url: string; html: string };
+
+/** What each line carries besides the text: markdown or html adds that field, json the whole result. */
+export type BatchFormat = 'text' | 'markdown' | 'html' | 'json';
+
+/** The line written for a page (with --format json, every field of the extraction too). */
+export interface BatchLine {
+  id: string;
+  url?: string;
+  text: string;
+  fingerprint: { simhash: string } | null;
+  ms: number;
+  error?: string;
+  markdown?: string;
+  html?: string;
+  [field: string]: unknown;
+}
+
+const PAGE_FILE = /\.html?(\.gz)?$/i;
+const WARC_FILE = /\.warc(\.gz)?$/i;
+
+export function isWarcPath(path: string): boolean {
+  return WARC_FILE.test(path);
+}
+
+/** Id of a page file: its name without .html/.htm and .gz. */
+export function pageIdOf(fileName: string): string {
+  return fileName.replace(/^.*[\\/]/, '').replace(PAGE_FILE, '');
+}
+
+/** The page files of a folder, sorted by name (not recursive). */
+export function pageFilesOf(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => PAGE_FILE.test(f) && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/**
+ * The HTML pages of a WARC file (gzip-compressed when it ends in .gz or starts with gzip's magic bytes; multi-member
+ * gzip, one member per record as Common Crawl writes them, works). Each `response` record with an HTML payload is
+ * one page, its URL the id. Pages whose body still has a Content-Encoding are decompressed (gzip, deflate, br).
+ */
+export async function* warcPages(path: string): AsyncGenerator<BatchItem> {
+  const head = Buffer.alloc(2);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, 2, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const gz = path.toLowerCase().endsWith('.gz') || (head[0] === 0x1f && head[1] === 0x8b);
+  const raw = createReadStream(path);
+  const stream = gz ? raw.pipe(createGunzip()) : raw;
+  raw.on('error', (err) => stream.destroy(err));
+  try {
+    for await (const record of readWarcStream(stream as AsyncIterable<Uint8Array>)) {
+      const page = htmlPageOf(record);
+      if (page === null) continue;
+      let body = page.body;
+      if (page.contentEncoding !== '') body = await decodeContent(body, page.contentEncoding);
+      yield { id: page.url, url: page.url, html: decodeHtml(body, page.contentType) };
+    }
+  } catch (err) {
+    if (err instanceof PithError) throw err;
+    // A broken file (truncated gzip, not a WARC): say which file, not a stack trace.
+    throw new PithError('invalid_input', `${path} cannot be read as a WARC file: ${(err as Error).message}`);
+  } finally {
+    raw.destroy();
+  }
+}
+
+async function decodeContent(body: Uint8Array, encoding: string): Promise<Uint8Array> {
+  const zlib = await import('node:zlib');
+  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.gunzipSync(body);
+  if (encoding === 'deflate') return zlib.inflateSync(body);
+  if (encoding === 'br') return zlib.brotliDecompressSync(body);
+  return body; // unknown coding: extraction will see what it sees
+}
+
+/** Extracts one item in this thread. Never throws: a failure is a line with `error`. */
+export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<BatchLine> {
+  const t0 = performance.now();
+  const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
+  try {
+    // Files are sniffed: a PNG named .html is refused (not_html), not extracted as text.
+    const html = 'html' in item ? item.html : htmlOf(gunzipIfNeeded(readFileSync(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
+    const result = await extract(html, { featureSet, fingerprint: true, format, ...('url' in item ? { url: item.url } : {}) });
+    const ms = round(performance.now() - t0);
+    if (format === 'json') return { ...base, ...withRoundedTimings(result), fingerprint: result.fingerprint ?? null, ms };
+    const line: BatchLine = { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms };
+    if (format === 'markdown') line.markdown = result.markdown ?? '';
+    if (format === 'html') line.html = result.html ?? '';
+    return line;
+  } catch (err) {
+    return { ...base, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
+  }
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** The result with its timings rounded to 0.01 ms (more digits are noise), for JSON output. */
+export function withRoundedTimings(result: Extraction): Extraction {
+  const timings: Record<string, number> = { ...result.timings };
+  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
+  return { ...result, timings: timings as unknown as Extraction['timings'] };
+}
+
+export interface PoolOptions {
+  /** Worker threads; 1 extracts in this thread (no worker). */
+  jobs: number;
+  featureSet?: FeatureSetName;
+  format?: BatchFormat;
+}
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** Pages handed to one worker at a time: two, so it never waits for the main thread between pages. */
+const PER_WORKER = 2;
+/** Lines held back per worker while an earlier, slower page is still being extracted. */
+const REORDER_WINDOW = 64;
+
+/**
+ * A worker thread running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
+ * src/cli.ts`) a small module that registers tsx in the thread first, since Node 20 does not pass --import hooks on
+ * to worker threads.
+ */
+function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): Worker {
+  const workerData = { featureSet, format };
+  if (!FROM_SOURCE) return new Worker(new URL('./batch-worker.js', import.meta.url), { workerData });
+  const entry = new URL('./batch-worker.ts', import.meta.url).href;
+  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(entry)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData });
+}
+
+/**
+ * Extracts every item with `options.jobs` threads and hands the lines to `write` in input order (awaited, so a
+ * slow writer slows the reading down).
+ */
+export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<BatchItem>, options: PoolOptions, write: (line: BatchLine, index: number) => Promise<void>): Promise<number> {
+  if (options.jobs <= 1) {
+    let n = 0;
+    for await (const item of items) await write(await extractItem(item, options.featureSet, options.format), n++);
+    return n;
+  }
+  const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet, options.format));
+  const outstanding = new Map<Worker, number>(workers.map((w) => [w, 0]));
+  const ready = new Map<number, BatchLine>();
+  let next = 0; // next index to write
+  let sent = 0;
+  let wake: (() => void) | null = null;
+  let failure: Error | null = null;
+  let writing = Promise.resolve();
+
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const flush = (): void => {
+    writing = writing.then(async () => {
+      while (ready.has(next)) {
+        const line = ready.get(next)!;
+        ready.delete(next);
+        await write(line, next++);
+      }
+      notify();
+    });
+    writing.catch((err: Error) => {
+      failure = err;
+      notify();
+    });
+  };
+  for (const worker of workers) {
+    worker.on('message', (message: { index: number; line: BatchLine }) => {
+      outstanding.set(worker, outstanding.get(worker)! - 1);
+      ready.set(message.index, message.line);
+      notify(); // a worker has room again
+      flush();
+    });
+    worker.on('error', (err) => {
+      failure = err;
+      notify();
+    });
+  }
+  /** A worker with fewer than PER_WORKER pages, once the reorder buffer has room; null when none yet. */
+  const idleWorker = (): Worker | null => {
+    if (sent - next >= REORDER_WINDOW * options.jobs) return null;
+    let best: Worker | null = null;
+    for (const w of workers) if (outstanding.get(w)! < PER_WORKER && (best === null || outstanding.get(w)! < outstanding.get(best)!)) best = w;
+    return best;
+  };
+  const until = async (ready: () => boolean): Promise<void> => {
+    while (!ready() && failure === null) await new Promise<void>((resolve) => (wake = resolve));
+    if (failure !== null) throw failure;
+  };
+  try {
+    for await (const item of items) {
+      await until(() => idleWorker() !== null);
+      const target = idleWorker()!;
+      outstanding.set(target, outstanding.get(target)! + 1);
+      target.postMessage({ index: sent++, item });
+    }
+    await until(() => next === sent);
+    await writing;
+    return sent;
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

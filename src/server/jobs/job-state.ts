@@ -1,0 +1,82 @@
+// The state of one job: a Durable Object per job id (PITH_JOBS.idFromName(id)). It holds the job's description,
+// its counters and which chunks are finished. Its methods are called over RPC by the routes and the consumers.
+//
+// Idempotent by construction: a chunk is counted once, however often its message is delivered (Queues deliver at
+// least once) and whichever consumer (the main one or the dead-letter one) reports it.
+
+import { DurableObject } from 'cloudflare:workers';
+import type { JobCounts, JobMeta, JobStatus } from './job-types.js';
+
+interface Stored {
+  meta?: JobMeta;
+  counts?: JobCounts;
+  finishedChunks?: number;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export class JobState extends DurableObject {
+  /** Creates the job. Calling it again with the same id is a no-op (a retried POST cannot reset a job). */
+  async init(meta: JobMeta): Promise<void> {
+    const known = await this.ctx.storage.get<JobMeta>('meta');
+    if (known !== undefined) return;
+    const initial: Record<string, unknown> = { meta, counts: { done: 0, failed: 0, errors: {} }, finishedChunks: 0 };
+    if (meta.chunks === 0) initial.finishedAt = meta.createdAt; // nothing to do (a WARC file without HTML pages)
+    await this.ctx.storage.put(initial);
+  }
+
+  /** The job's description, or null when no job has this id. */
+  async meta(): Promise<JobMeta | null> {
+    return (await this.ctx.storage.get<JobMeta>('meta')) ?? null;
+  }
+
+  /** Marks the job as running (the first consumer to pick up a chunk calls this). */
+  async markRunning(): Promise<void> {
+    if ((await this.ctx.storage.get<string>('startedAt')) === undefined) await this.ctx.storage.put('startedAt', new Date().toISOString());
+  }
+
+  /** Records a finished chunk's counts, once. Returns the status after it. */
+  async completeChunk(chunk: number, counts: JobCounts): Promise<JobStatus | null> {
+    const key = `chunk:${chunk}`;
+    const got = await this.ctx.storage.get([key, 'meta', 'counts', 'finishedChunks', 'startedAt']);
+    const meta = got.get('meta') as JobMeta | undefined;
+    if (meta === undefined) return null;
+    if (!Number.isInteger(chunk) || chunk < 0 || chunk >= meta.chunks) throw new Error(`job ${meta.id} has no chunk ${chunk}`);
+    if (got.get(key) === undefined) {
+      const total = got.get('counts') as JobCounts;
+      total.done += counts.done;
+      total.failed += counts.failed;
+      for (const [code, n] of Object.entries(counts.errors)) total.errors[code] = (total.errors[code] ?? 0) + n;
+      const finishedChunks = ((got.get('finishedChunks') as number | undefined) ?? 0) + 1;
+      const now = new Date().toISOString();
+      const update: Record<string, unknown> = { [key]: counts.done + counts.failed, counts: total, finishedChunks };
+      if (got.get('startedAt') === undefined) update.startedAt = now;
+      if (finishedChunks === meta.chunks) update.finishedAt = now;
+      await this.ctx.storage.put(update);
+    }
+    return this.status();
+  }
+
+  /** Whether chunk `chunk` has been recorded. */
+  async isChunkDone(chunk: number): Promise<boolean> {
+    return (await this.ctx.storage.get(`chunk:${chunk}`)) !== undefined;
+  }
+
+  /** What GET /v1/jobs/<id> answers, or null when no job has this id. */
+  async status(): Promise<JobStatus | null> {
+    const got = await this.ctx.storage.get(['meta', 'counts', 'startedAt', 'finishedAt']);
+    const s: Stored = Object.fromEntries(got) as Stored;
+    if (s.meta === undefined || s.counts === undefined) return null;
+    const state = s.finishedAt !== undefined ? 'done' : s.startedAt !== undefined ? 'running' : 'queued';
+    return {
+      id: s.meta.id,
+      state,
+      total: s.meta.total,
+      done: s.counts.done,
+      failed: s.counts.failed,
+      errors: s.counts.errors,
+      createdAt: s.meta.createdAt,
+      finishedAt: s.finishedAt ?? null,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+// `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
+
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlPageOf, readWarc } from '../../../src/bulk/warc.js';
+import { fixturePages } from '../../fixtures/warc/make-warc.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const WARC = join(ROOT, 'test/fixtures/warc/pages.warc.gz');
+
+function pith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((ok) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) =>
+      ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+type Line = { id: string; url?: string; text: string; fingerprint: { simhash: string } | null; error?: string };
+const linesOf = (path: string): Line[] => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+
+let dir: string;
+let pagesDir: string;
+const pages = fixturePages();
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pith-batch-'));
+  pagesDir = join(dir, 'pages');
+  mkdirSync(pagesDir);
+  // Names sort in the fixture's order, so the folder and the WARC file list the same pages in the same order.
+  pages.forEach((p, i) => copyFileSync(join(ROOT, 'test/fixtures/pages', p.slug, 'source.html'), join(pagesDir, `${String(i).padStart(2, '0')}-${p.slug}.html`)));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the WARC reader', () => {
+  it('finds exactly the HTML responses of the fixture, chunked and gzip-encoded bodies included', () => {
+    const records = readWarc(gunzipSync(readFileSync(WARC)));
+    expect(records[0].type).toBe('warcinfo');
+    const html = records.map(htmlPageOf).filter((p) => p !== null);
+    expect(html.map((p) => p!.url)).toEqual(pages.map((p) => p.url));
+    expect(Buffer.from(html[1]!.body).equals(pages[1].html)).toBe(true); // chunked transfer coding undone
+    expect(html[2]!.contentEncoding).toBe('gzip'); // left for the host to decompress
+    expect(Buffer.from(gunzipSync(html[2]!.body)).equals(pages[2].html)).toBe(true);
+  });
+
+  it('refuses a truncated file with the byte offset', () => {
+    const bytes = gunzipSync(readFileSync(WARC));
+    expect(() => readWarc(bytes.subarray(0, bytes.length - 100))).toThrow(/ends in the middle of a record/);
+    expect(() => readWarc(new TextEncoder().encode('<html>not a warc</html>\r\n\r\n'))).toThrow(/expected "WARC\/"/);
+  });
+});
+
+describe('pith batch', () => {
+  it('gives the same texts for the WARC file as for the same pages as HTML files, and --jobs 2 the same lines as --jobs 1', async () => {
+    const [folder1, folder2, warc2] = await Promise.all([
+      pith(['batch', pagesDir, '--jobs', '1', '--out', join(dir, 'folder1.jsonl')]),
+      pith(['batch', pagesDir, '--jobs', '2', '--out', join(dir, 'folder2.jsonl')]),
+      pith(['batch', WARC, '--jobs', '2', '--out', join(dir, 'warc2.jsonl')]),
+    ]);
+    for (const r of [folder1, folder2, warc2]) expect(r.code, r.stderr).toBe(0);
+    expect(folder2.stderr).toMatch(/13 of 13 pages in .* with 2 jobs/);
+    const a = linesOf(join(dir, 'folder1.jsonl'));
+    const b = linesOf(join(dir, 'folder2.jsonl'));
+    const w = linesOf(join(dir, 'warc2.jsonl'));
+    expect(a.map((l) => l.id)).toEqual(pages.map((p, i) => `${String(i).padStart(2, '0')}-${p.slug}`));
+    expect(b.map(({ id, text, fingerprint }) => ({ id, text, fingerprint }))).toEqual(a.map(({ id, text, fingerprint }) => ({ id, text, fingerprint })));
+    expect(w.map((l) => l.id)).toEqual(pages.map((p) => p.url));
+    expect(w.map((l) => l.url)).toEqual(pages.map((p) => p.url));
+    expect(w.map((l) => l.text)).toEqual(a.map((l) => l.text));
+    for (const l of a) expect(l.text.length).toBeGreaterThan(100);
+  }, 240_000);
+
+  it('a broken WARC file is a clear error, not a stack trace', async () => {
+    const broken = join(dir, 'broken.warc.gz');
+    writeFileSync(broken, readFileSync(WARC).subarray(0, 5000));
+    const r = await pith(['batch', broken, '--jobs', '1', '--out', join(dir, 'broken.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/broken\.warc\.gz cannot be read as a WARC file/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const usage = await pith(['batch', join(dir, 'nope.warc'), '--out', '-']);
+    expect(usage.code).toBe(2);
+    const badJobs = await pith(['batch', pagesDir, '--jobs', '0', '--out', '-']);
+    expect(badJobs.code).toBe(2);
+  }, 120_000);
+});

@@ -1,0 +1,52 @@
+// A job over a WARC file stored in R2: every HTML response record extracted, nothing fetched, the same texts as
+// the same pages posted as HTML.
+
+import { describe, expect, it } from 'vitest';
+import type { JobResult } from '../../../src/bulk/ndjson';
+import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/bindings';
+import { baseEnv, call, errorOf } from '../server/helpers';
+import { bulk, jobResults, postJob, waitForJob } from './helpers';
+
+const env = baseEnv as unknown as JobsEnv;
+
+/** The fixture's pages in file order (test/fixtures/warc/make-warc.ts writes them in slug order). */
+const SLUGS = ['abduzeedo-gdusa-awards', 'agilecrm-free-crm', 'berklee-spanish-resources', 'cassidoo-dot-github', 'docusaurus-docs', 'iii-home-buyers-insurance-guide', 'makeitallwork-mobile-app-developers', 'mit-software', 'nintendo-oled-model'];
+
+describe('a job over a WARC file in R2', () => {
+  it('extracts every HTML response record, with the record URL, and the texts of the pages as HTML', async () => {
+    const bytes = await (await fetch(bulk('/fixture.warc.gz'))).arrayBuffer();
+    const key = `uploads/${crypto.randomUUID()}.warc.gz`;
+    await jobsBindings(env).bucket.put(key, bytes);
+
+    const res = await postJob({ warc: key, dedupe: true });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { id, total } = (await res.json()) as { id: string; total: number };
+    expect(total).toBe(13); // 13 HTML pages; the 404, the image, the redirect and the other records are not inputs
+    const status = await waitForJob(id);
+    expect(status).toMatchObject({ state: 'done', total: 13, failed: 0, done: 13 });
+    const results = await jobResults(id);
+    expect(results).toHaveLength(13);
+
+    for (let i = 0; i < SLUGS.length; i++) {
+      const html = await (await fetch(bulk(`/fixture-page/${SLUGS[i]}`))).text();
+      const result = results[i] as JobResult & { ok: true; text: string };
+      expect(result.ok).toBe(true);
+      const posted = await call(`/v1/extract?url=${encodeURIComponent(result.url)}&format=json`, { method: 'POST', headers: { 'content-type': 'text/html; charset=utf-8' }, body: html });
+      expect(posted.status).toBe(200);
+      expect(result.text, SLUGS[i]).toBe(((await posted.json()) as { text: string }).text);
+    }
+    expect((await call(`/v1/jobs/${id}/duplicates`)).status).toBe(200);
+  });
+
+  it('answers 400 for a missing WARC object or one that is not a WARC file', async () => {
+    const missing = await postJob({ warc: 'uploads/nope.warc.gz' });
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).message).toMatch(/no object/);
+    const key = `uploads/${crypto.randomUUID()}.warc`;
+    await jobsBindings(env).bucket.put(key, '<html>not a warc</html>\r\n\r\n');
+    const broken = await postJob({ warc: key });
+    expect(broken.status).toBe(400);
+    expect((await errorOf(broken)).message).toMatch(/cannot be read as a WARC file/);
+    expect((await postJob({ warc: key, urls: [bulk('/a/1')] })).status).toBe(400);
+  });
+});
