@@ -116,7 +116,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('pith extract', () => {
+// Each case spawns the CLI a few times (each loads the model); on a loaded 2-core machine one case took over 60 s.
+const SLOW = { timeout: 240_000 };
+
+describe('pith extract', SLOW, () => {
   it('prints the text of extract() for a file', async () => {
     expect(expectedText.length).toBeGreaterThan(0); // a page with an article: the model keeps something
     const r = await pith(['extract', htmlPath]);
@@ -287,7 +290,7 @@ describe('pith extract', () => {
   });
 });
 
-describe('pith batch', () => {
+describe('pith batch', SLOW, () => {
   it('writes one JSON line per .html/.html.gz file, with progress on stderr', async () => {
     const out = join(dir, 'out.jsonl');
     const r = await pith(['batch', batchDir, '--out', out]);
