@@ -53,7 +53,8 @@ export function dataDir(): string {
   if (!existsSync(join(dir, 'ground-truth')) || !existsSync(join(dir, 'html'))) {
     throw new Error(
       `WCXB corpus not found at ${dir} (expected ground-truth/ and html/ inside): ` +
-        'put the corpus at ../shared/data/wcxb-dev relative to the repo root or set PITH_DATA_DIR to its directory',
+        'put the development split of WCXB (published at https://github.com/Murrough-Foley/web-content-extraction-benchmark, ' +
+        'CC-BY-4.0; README, section Tests) at ../shared/data/wcxb-dev next to the repository, or set PITH_DATA_DIR to its folder',
     );
   }
   return dir;

@@ -5,6 +5,7 @@
 //   npm run bench -- --dir <folder>               every .html / .html.gz file of a folder
 //   npm run bench -- --limit 30 --rounds 3        fewer pages, each timed 3 times
 //   npm run bench -- --feature-set paper
+//   npm run bench -- --save                       write eval/results/bench.json (tracked) instead of eval/results/local/
 //
 // Both calls start from the HTML string: pith's extract() and Readability's linkedom parse + parse() each include
 // their own parse. Decoding and gunzip happen once, before timing.
@@ -102,12 +103,14 @@ async function main(): Promise<void> {
       rounds: { type: 'string' },
       warmup: { type: 'string' },
       'feature-set': { type: 'string', default: 'pith' },
+      save: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run bench -- [--dir <folder>] [--limit N (100)] [--rounds R (1)] [--warmup W (10)] [--feature-set pith|paper]\n',
+      'usage: npm run bench -- [--dir <folder>] [--limit N (100)] [--rounds R (1)] [--warmup W (10)] [--feature-set pith|paper] [--save]\n' +
+        'Results go to eval/results/local/ (not tracked); --save writes the tracked eval/results/ (for the README).\n',
     );
     return;
   }
@@ -217,9 +220,12 @@ async function main(): Promise<void> {
     ratioTotal,
     pithFasterShare: pithWins / n,
   };
-  const resultsDir = join(REPO_ROOT, 'eval', 'results');
+  // A run rewrites tracked files only when asked to (--save); otherwise its results go to the ignored local/ folder.
+  const resultsDir = values.save ? join(REPO_ROOT, 'eval', 'results') : join(REPO_ROOT, 'eval', 'results', 'local');
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, values.dir ? 'bench-dir.json' : 'bench.json'), JSON.stringify(out, null, 1) + '\n');
+  const file = join(resultsDir, values.dir ? 'bench-dir.json' : 'bench.json');
+  writeFileSync(file, JSON.stringify(out, null, 1) + '\n');
+  process.stdout.write(`wrote ${file}${values.save ? '' : ' (--save writes eval/results/)'}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -1,9 +1,11 @@
 // `npm run eval`: score pith and the baselines on the validation split of the WCXB dev corpus, print one table,
-// write eval/results/latest.{json,md} and check the committed floor (eval/floor.json).
+// write latest.{json,md} and check the committed floor (eval/floor.json). Results go to eval/results/local/ (ignored by
+// git); --save writes the tracked eval/results/ (do that for a result the README quotes).
 //
-//   npm run eval                          full validation split, floor checked, results written to eval/results/latest.*
-//   npm run eval -- --limit 50            first 50 pages only (quick look; no floor, results to eval/results/partial.*)
-//   npm run eval -- --split train         the training split (no floor, results to eval/results/partial.*)
+//   npm run eval                          full validation split, floor checked, results in eval/results/local/latest.*
+//   npm run eval -- --save                the same, written to eval/results/latest.* (tracked)
+//   npm run eval -- --limit 50            first 50 pages only (quick look; no floor, results to .../partial.*)
+//   npm run eval -- --split train         the training split (no floor, results to .../partial.*)
 //   npm run eval -- --no-floor            skip the floor check
 //
 // Rows: all text (every block kept), nothing, Readability.js on linkedom, pith with the `paper` features and with
@@ -15,9 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { extract } from '../src/lib.js';
 import { renderText } from '../src/render/text.js';
-import { spaceBetween } from '../src/render/spacing.js';
+import { pageTextLayout } from '../src/render/spacing.js';
 import { parsePage } from '../src/parse/page.js';
-import type { DomNode } from '../src/parse/dom.js';
 import type { Extraction, FeatureSetName } from '../src/types.js';
 import { alignBlocks } from '../dev/align.js';
 import { iterateCorpus, PAGE_TYPES, type CorpusPage } from '../dev/corpus.js';
@@ -100,12 +101,14 @@ function parseCli() {
       'no-readability': { type: 'boolean', default: false },
       sets: { type: 'string', default: 'paper,pith' },
       'results-dir': { type: 'string' },
+      save: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--no-readability] [--sets paper,pith] [--results-dir DIR]\n' +
+      'usage: npm run eval -- [--split val|train] [--limit N] [--no-floor] [--no-readability] [--sets paper,pith] [--save | --results-dir DIR]\n' +
+        'Results go to eval/results/local/ (not tracked); --save writes the tracked eval/results/ (for the README).\n' +
         'Scores all text, nothing, Readability.js and pith (paper and pith features) on a split of the WCXB dev corpus,\n' +
         'then (full val runs) on the validation part of the Readability.js test pages.\n',
     );
@@ -121,8 +124,9 @@ function parseCli() {
   const sets = values.sets.split(',').map((x) => x.trim()).filter(Boolean);
   for (const set of sets) if (set !== 'paper' && set !== 'pith') usage(`--sets takes paper and/or pith, not ${set}`);
   if (sets.length === 0) usage('--sets needs at least one feature set');
+  const resultsDir = values['results-dir'] ?? (values.save ? RESULTS_DIR : join(RESULTS_DIR, 'local'));
   return {
-    split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir: values['results-dir'],
+    split: split as 'val' | 'train', limit, checkFloor: !values['no-floor'], sets: sets as FeatureSetName[], resultsDir,
     noReadability: values['no-readability'],
   };
 }
@@ -184,8 +188,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
-  const { split, limit, checkFloor, sets, resultsDir: resultsDirOption, noReadability } = parseCli();
-  const resultsDir = resultsDirOption ?? RESULTS_DIR;
+  const { split, limit, checkFloor, sets, resultsDir, noReadability } = parseCli();
   requireModels(sets, 'run-eval');
   const systems = SYSTEMS.filter((s) => !s.set || sets.includes(s.set));
   const splits = readSplits();
@@ -250,9 +253,7 @@ async function main(): Promise<void> {
       const ones = new Uint8Array(blockTexts.length).fill(1);
       // Rendered like pith's text, word boundaries between blocks included (a second parse, for its DOM).
       const parsed = parsePage(page.html, { url: page.url || undefined });
-      const spaced = parsed.blocks.length === ones.length
-        ? (a: number, b: number) => spaceBetween(parsed.blocks[a].domNode as DomNode, parsed.blocks[b].domNode as DomNode)
-        : undefined;
+      const spaced = parsed.blocks.length === ones.length ? pageTextLayout(parsed) : undefined;
       record('all', renderText(reference_.blocks, ones, spaced), 0);
       countBlocks(ones, gold, counts.get('all'));
       record('nothing', '', 0);
@@ -399,8 +400,7 @@ async function evalReadabilityPages(sets: FeatureSetName[]): Promise<{ title: st
       run: async (html) => {
         const parsed = parsePage(html, { url: READABILITY_PAGE_URL });
         const blocks = parsed.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
-        return renderText(blocks, new Uint8Array(blocks.length).fill(1), (a, b) =>
-          spaceBetween(parsed.blocks[a].domNode as DomNode, parsed.blocks[b].domNode as DomNode));
+        return renderText(blocks, new Uint8Array(blocks.length).fill(1), pageTextLayout(parsed));
       },
     },
     { key: 'nothing', label: 'nothing', run: async () => '' },

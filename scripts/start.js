@@ -34,6 +34,19 @@ Object.assign(process.env, env);
 
 const args = process.argv.slice(2);
 
+/**
+ * Calls `stop` when this process loses its parent. `npm start` runs `sh -c "node scripts/start.js"`: a SIGTERM to
+ * npm's PID ends npm and the shell without passing the signal on, and this process (with wrangler's workerd
+ * children) would go on serving, re-parented to init. Polling the parent PID catches that, whatever killed it.
+ */
+function stopWithParent(stop) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 250);
+  timer.unref();
+}
+
 /** The flags of the default mode, or null when an argument needs `wrangler dev` itself. */
 function parseSafeArgs(list) {
   const out = { port: 8787, ip: '127.0.0.1', vars: {}, persistTo: undefined };
@@ -81,6 +94,7 @@ async function startWithoutInspector(options) {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
+  stopWithParent(stop);
 }
 
 function startWranglerDev(list) {
@@ -92,6 +106,7 @@ function startWranglerDev(list) {
   console.error('pith: running `wrangler dev` with its DevTools inspector: a corrupt gzip/br page reply crashes workerd in this mode (scripts/start.js says why)');
   const child = spawn(process.execPath, [require.resolve('wrangler/bin/wrangler.js'), ...devArgs], { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  stopWithParent(() => child.kill('SIGTERM'));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));
 }
 

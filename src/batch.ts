@@ -10,17 +10,20 @@ import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readS
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { gunzipIfNeeded } from './html-bytes.js';
+import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { decodeHtml } from './parse/charset.js';
 import { htmlPageOf, readWarcStream } from './bulk/warc.js';
 import { PithError } from './errors.js';
 import { extract } from './lib.js';
-import type { FeatureSetName } from './types.js';
+import type { Extraction, FeatureSetName } from './types.js';
 
 /** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
 export type BatchItem = { id: string; path: string } | { id: string; url: string; html: string };
 
-/** The line written for a page. */
+/** What each line carries besides the text: markdown or html adds that field, json the whole result. */
+export type BatchFormat = 'text' | 'markdown' | 'html' | 'json';
+
+/** The line written for a page (with --format json, every field of the extraction too). */
 export interface BatchLine {
   id: string;
   url?: string;
@@ -28,6 +31,9 @@ export interface BatchLine {
   fingerprint: { simhash: string } | null;
   ms: number;
   error?: string;
+  markdown?: string;
+  html?: string;
+  [field: string]: unknown;
 }
 
 const PAGE_FILE = /\.html?(\.gz)?$/i;
@@ -93,13 +99,19 @@ async function decodeContent(body: Uint8Array, encoding: string): Promise<Uint8A
 }
 
 /** Extracts one item in this thread. Never throws: a failure is a line with `error`. */
-export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined): Promise<BatchLine> {
+export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<BatchLine> {
   const t0 = performance.now();
   const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
   try {
-    const html = 'html' in item ? item.html : decodeHtml(gunzipIfNeeded(readFileSync(item.path), item.path));
-    const result = await extract(html, { featureSet, fingerprint: true, ...('url' in item ? { url: item.url } : {}) });
-    return { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms: round(performance.now() - t0) };
+    // Files are sniffed: a PNG named .html is refused (not_html), not extracted as text.
+    const html = 'html' in item ? item.html : htmlOf(gunzipIfNeeded(readFileSync(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
+    const result = await extract(html, { featureSet, fingerprint: true, format, ...('url' in item ? { url: item.url } : {}) });
+    const ms = round(performance.now() - t0);
+    if (format === 'json') return { ...base, ...withRoundedTimings(result), fingerprint: result.fingerprint ?? null, ms };
+    const line: BatchLine = { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms };
+    if (format === 'markdown') line.markdown = result.markdown ?? '';
+    if (format === 'html') line.html = result.html ?? '';
+    return line;
   } catch (err) {
     return { ...base, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
   }
@@ -107,10 +119,18 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
+/** The result with its timings rounded to 0.01 ms (more digits are noise), for JSON output. */
+export function withRoundedTimings(result: Extraction): Extraction {
+  const timings: Record<string, number> = { ...result.timings };
+  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
+  return { ...result, timings: timings as unknown as Extraction['timings'] };
+}
+
 export interface PoolOptions {
   /** Worker threads; 1 extracts in this thread (no worker). */
   jobs: number;
   featureSet?: FeatureSetName;
+  format?: BatchFormat;
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -124,8 +144,8 @@ const REORDER_WINDOW = 64;
  * src/cli.ts`) a small module that registers tsx in the thread first, since Node 20 does not pass --import hooks on
  * to worker threads.
  */
-function startWorker(featureSet: FeatureSetName | undefined): Worker {
-  const workerData = { featureSet };
+function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): Worker {
+  const workerData = { featureSet, format };
   if (!FROM_SOURCE) return new Worker(new URL('./batch-worker.js', import.meta.url), { workerData });
   const entry = new URL('./batch-worker.ts', import.meta.url).href;
   const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(entry)});`;
@@ -139,10 +159,10 @@ function startWorker(featureSet: FeatureSetName | undefined): Worker {
 export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<BatchItem>, options: PoolOptions, write: (line: BatchLine, index: number) => Promise<void>): Promise<number> {
   if (options.jobs <= 1) {
     let n = 0;
-    for await (const item of items) await write(await extractItem(item, options.featureSet), n++);
+    for await (const item of items) await write(await extractItem(item, options.featureSet, options.format), n++);
     return n;
   }
-  const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet));
+  const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet, options.format));
   const outstanding = new Map<Worker, number>(workers.map((w) => [w, 0]));
   const ready = new Map<number, BatchLine>();
   let next = 0; // next index to write

@@ -6,15 +6,15 @@
 
 import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { extract } from './lib.js';
-import { gunzipIfNeeded } from './html-bytes.js';
-import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchItem } from './batch.js';
+import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, withRoundedTimings, type BatchFormat, type BatchItem } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
-import { decodeHtml } from './parse/charset.js';
+import { defaultModelDir, packageRoot } from './model/node-assets.js';
 import { type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
 
 
@@ -32,15 +32,17 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
-  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--jobs N] [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper]
+  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper]
   pith <command> --help
+  pith --version
 
 Commands:
   extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
-  batch     extract every .html and .html.gz file of a folder, or the HTML pages of WARC files, into one JSON line
-            per page, on all cores
+  batch     extract every .html, .htm and .html.gz file of a folder, or the HTML pages of WARC files, into one JSON
+            line per page, on all cores
 
+Input that is not HTML (an image, a PDF, other binary data, text without any tag) is refused with exit code 1.
 Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
 `;
 
@@ -71,17 +73,19 @@ The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta 
 const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
        pith batch <file.warc[.gz]>... --out <file.jsonl>  [options]
 
-Extracts every .html and .html.gz file directly inside <dir> (sorted by name, not recursive), or every HTML page
+Extracts every .html, .htm and .html.gz file directly inside <dir> (sorted by name, not recursive), or every HTML page
 of WARC files (each "response" record with a 2xx HTML payload; .warc.gz may hold one gzip member per record), and
 writes one line per page: {"id": <file name without .html/.html.gz, or the record's URL>, "url": <the record's
-URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time>}. Lines come
-out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
+URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>};
+--format markdown or html adds that field, --format json writes the whole result (title, metadata, wordCount,
+markdown, html, blocks, timings) after "id". Lines come out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
 whose simhash values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in
-the library). A page that fails gets {"id", "text": "", "fingerprint": null, "ms", "error": <message>} and the run
-goes on; the exit code is then 1. Progress goes to stderr.
+the library). A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error":
+<message>} and the run goes on; the exit code is then 1. Progress goes to stderr.
 
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --format <f>              text (default), markdown, html or json: what each line carries besides the text
   --jobs <n>, -j <n>        worker threads extracting at once (default: the number of cores, here ${availableParallelism()})
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
@@ -109,7 +113,7 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 function readHtmlFile(path: string): string {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return decodeHtml(gunzipIfNeeded(readFileSync(path), path));
+  return htmlOf(gunzipIfNeeded(readFileSync(path), path), path);
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -203,7 +207,7 @@ export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number
     }
   }
   const bytes = Buffer.concat(chunks, total);
-  return decodeHtml(bytes, contentType);
+  return htmlOf(bytes, url, contentType);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -243,7 +247,7 @@ async function runExtract(args: string[]): Promise<number> {
   let url: string | undefined = values.url;
   if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
   if (source === '-') {
-    html = decodeHtml(gunzipIfNeeded(await readStdin(), 'stdin'));
+    html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
     html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
@@ -254,7 +258,7 @@ async function runExtract(args: string[]): Promise<number> {
   const result = await extract(html, { url, featureSet, format });
   if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(withRoundedTimings(result), null, 2) + '\n');
     return EXIT_OK;
   }
   const body = format === 'markdown' ? result.markdown : format === 'html' ? result.html : format === 'debug' ? result.debugHtml : result.text;
@@ -263,6 +267,7 @@ async function runExtract(args: string[]): Promise<number> {
 }
 
 export { pageIdOf };
+const BATCH_FORMATS: readonly BatchFormat[] = ['text', 'markdown', 'html', 'json'];
 
 async function runBatch(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -270,6 +275,7 @@ async function runBatch(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
+      format: { type: 'string' },
       'feature-set': { type: 'string' },
       jobs: { type: 'string', short: 'j' },
       help: { type: 'boolean', short: 'h' },
@@ -282,6 +288,10 @@ async function runBatch(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('batch needs a folder or .warc/.warc.gz files (see pith batch --help)');
   if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
   const featureSet = featureSetOf(values['feature-set']);
+  const format = values.format ?? 'text';
+  if (!(BATCH_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${BATCH_FORMATS.join(', ')} for batch, not "${format}"`);
+  }
   const jobs = positiveIntOf('--jobs', values.jobs, availableParallelism());
   let items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
   let expected: number | null;
@@ -296,7 +306,7 @@ async function runBatch(args: string[]): Promise<number> {
     const dir = positionals[0];
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
     const files = pageFilesOf(dir);
-    if (files.length === 0) throw new UsageError(`${dir} has no .html or .html.gz files`);
+    if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files`);
     items = files.map((path) => ({ id: pageIdOf(path), path }));
     expected = files.length;
   }
@@ -315,7 +325,7 @@ async function runBatch(args: string[]): Promise<number> {
 
   let failed = 0;
   const started = performance.now();
-  const total = await runBatchPool(items, { jobs, featureSet }, async (line, i) => {
+  const total = await runBatchPool(items, { jobs, featureSet, format: format as BatchFormat }, async (line, i) => {
     if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await write(JSON.stringify(line) + '\n');
@@ -332,7 +342,19 @@ async function runBatch(args: string[]): Promise<number> {
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-const round = (ms: number): number => Math.round(ms * 100) / 100;
+/** `pith --version`: the package version and the versions of the shipped models. */
+function versionText(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  const models: string[] = [];
+  for (const set of ['pith', 'paper']) {
+    try {
+      models.push((JSON.parse(readFileSync(join(defaultModelDir(), `${set}.json`), 'utf8')) as { version: string }).version);
+    } catch {
+      models.push(`${set}: missing`);
+    }
+  }
+  return `pith ${manifest.version} (models ${models.join(', ')}; Node ${process.version})\n`;
+}
 
 /** Run the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -341,6 +363,10 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       process.stdout.write(MAIN_HELP);
       return command === undefined ? EXIT_USAGE : EXIT_OK;
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+      process.stdout.write(versionText());
+      return EXIT_OK;
     }
     if (command === 'extract') return await runExtract(rest);
     if (command === 'batch') return await runBatch(rest);

@@ -16,7 +16,7 @@ import { htmlFromTree } from './render/html.js';
 import { markdownFromTree } from './render/markdown.js';
 import { renderDebugHtml } from './render/debug.js';
 import { countWords, renderText } from './render/text.js';
-import { spaceBetween } from './render/spacing.js';
+import { pageTextLayout } from './render/spacing.js';
 import { fingerprintOf } from './fingerprint/simhash.js';
 import type { BlockResult, Classifier, DecodeMode, DecodeRung, Extraction, Label, OutputFormat } from './types.js';
 
@@ -108,7 +108,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   let unaryProbs: Float32Array = new Float32Array(nBlocks * 2); // [nBlocks, 2] row-major
   let t3 = t2;
   let tPage = t2;
-  let decoder: DecodeRung = options.decode ?? 'viterbi';
+  let decoder: DecodeRung = 'none';
   if (options.stage !== undefined && options.stage !== 'page' && options.stage !== 'block') {
     throw new PithError('invalid_input', `stage must be 'page' or 'block', got ${String(options.stage)}`);
   }
@@ -130,8 +130,13 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
     unaryProbs = potentials.unary;
     progress.stage = 'decoding';
     const words = new Uint32Array(nBlocks);
-    for (let i = 0; i < nBlocks; i++) words[i] = page.blocks[i].props.uWords;
-    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? lambda);
+    const inLink = new Uint8Array(nBlocks);
+    for (let i = 0; i < nBlocks; i++) {
+      const props = page.blocks[i].props;
+      words[i] = props.uWords;
+      inLink[i] = props.uCharsInLink * 2 > props.nCharacters ? 1 : 0;
+    }
+    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? lambda, inLink);
     labels = decoded.labels;
     decoder = decoded.rung;
   }
@@ -150,7 +155,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
       blockBreakAfter: block.props.blockBreakAfter,
     };
   }
-  const text = renderText(blocks, labels, (a, b) => spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode));
+  const text = renderText(blocks, labels, pageTextLayout(page));
   const format = options.format ?? 'text';
   let markdown: string | undefined;
   let cleanHtml: string | undefined;

@@ -139,10 +139,13 @@ export function isOutputFormat(value: string): value is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
-/** Which rung of the decoding ladder (src/model/decode.ts) produced the labels. */
-export type DecodeRung = 'viterbi' | 'unary' | 'best-block';
-/** The rungs a caller can ask for; 'best-block' is only ever a fallback. */
-export type DecodeMode = Exclude<DecodeRung, 'best-block'>;
+/**
+ * Which rung of the decoding ladder (src/model/decode.ts) produced the labels; 'none' when every rung ran and none
+ * kept anything (the page has no main content).
+ */
+export type DecodeRung = 'viterbi' | 'unary' | 'best-block' | 'short-page' | 'none';
+/** The rungs a caller can ask for; the others are only ever fallbacks. */
+export type DecodeMode = 'viterbi' | 'unary';
 
 export interface Extraction {
   /** Main content as plain text, blank line at block breaks. Empty string when nothing was found. */

@@ -3,10 +3,10 @@
 # steps, export to a temp dir and check PyTorch vs onnxruntime-web parity; then the page stage the same way (two
 # fold nets, the out-of-fold page dump, the page net, its export and parity). Non-zero on any failure.
 #
-#   training/smoke.sh            (from anywhere; needs /usr/bin/python3 with torch, numpy, onnx)
+#   training/smoke.sh            (from anywhere; needs /usr/bin/python3, or $PITH_PYTHON, with torch, numpy, onnx)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=/usr/bin/python3
+PY=${PITH_PYTHON:-/usr/bin/python3}   # Debian's Python with PyTorch 1.13, ONNX and NumPy
 SET=${SMOKE_SET:-pith}
 DATA=training/data/smoke
 RUN=$(mktemp -d)

@@ -15,7 +15,7 @@ import { parseSidecar } from './sidecar.js';
  * The package root: the first folder above this file whose package.json is named "pith". Works from src/model
  * (tsx, vitest) and from dist/src/model (compiled).
  */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');

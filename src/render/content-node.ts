@@ -38,11 +38,17 @@ export interface ContentElement {
 
 export type ContentNode = ContentText | ContentElement;
 
-/** An image or rule is kept when kept text lies before and after it, or (images) in its nearest content block. */
+/**
+ * An image or rule is kept when kept text lies before and after it, or (images) in its nearest content block, or
+ * (images) when it closes the kept content: kept text before it and, after it, no text at all or only text outside
+ * the element that holds both (an article's last figure before the footer).
+ */
 export interface RegionCheck {
   prevKept: boolean;
   nextKept: boolean;
   frame: RegionFrame | null;
+  /** Images: set when the image closes the kept content (see above). */
+  closesContent?: boolean;
 }
 
 export interface RegionFrame {

@@ -212,15 +212,21 @@ export function buildContentTree(
   let keptAncestors = 0;
   let lastKeptText: DomNode | null = null;
 
-  const onText = (isKept: boolean) => {
+  /** Images waiting for the next text, with the last kept text before them (to decide closesContent). */
+  let pendingImages: Array<{ check: RegionCheck; image: DomNode; keptBefore: DomNode }> = [];
+
+  const onText = (isKept: boolean, text: DomNode | null) => {
     for (const p of pending) p.nextKept = isKept;
     if (pending.length > 0) pending = [];
+    if (!isKept) for (const p of pendingImages) p.check.closesContent = closesContent(p.keptBefore, p.image, text);
+    if (pendingImages.length > 0) pendingImages = [];
     lastTextKept = isKept;
   };
 
-  const newRegion = (): RegionCheck => {
+  const newRegion = (image?: DomNode): RegionCheck => {
     const r: RegionCheck = { prevKept: lastTextKept, nextKept: false, frame: region };
     pending.push(r);
+    if (image !== undefined && lastTextKept && lastKeptText !== null) pendingImages.push({ check: r, image, keptBefore: lastKeptText });
     return r;
   };
 
@@ -257,7 +263,7 @@ export function buildContentTree(
         const title = element.getAttribute('title');
         if (title) attrs.title = title.replace(ASCII_SPACE_RUN, ' ').trim();
         const img = el('img', [], attrs);
-        img.region = newRegion();
+        img.region = newRegion(element);
         push(sink, img);
         sink.content = true;
         return false;
@@ -474,13 +480,13 @@ export function buildContentTree(
         keptAncestors > 0 || kept.has(node) || (lastKeptText !== null && lastKeptText.nextSibling === node);
       if (isKept) {
         lastKeptText = node;
-        onText(true);
+        onText(true, node);
         const r = region as RegionFrame | null;
         if (r) r.hasKept = true;
         sink.content = true;
         push(sink, { kind: 'text', text: pre > 0 ? data : data.replace(ASCII_SPACE_RUN, ' ') });
       } else if (NON_BLANK.test(data)) {
-        onText(false);
+        onText(false, node);
       } else if (pre > 0) {
         push(sink, { kind: 'text', text: data });
       } else if (data.length > 0) {
@@ -507,8 +513,30 @@ export function buildContentTree(
     if (node !== null) node = node.nextSibling;
   }
   while (stack.length > 0) exit();
+  onText(false, null); // the end of the page: images after the last kept text close the content
 
   return finalizeBlocks(groupRuns(rootSink.nodes));
+}
+
+/** Elements climbed at most when comparing ancestors (real pages nest at most a few hundred deep). */
+const MAX_CLIMB = 5_000;
+
+/**
+ * Whether an image after kept text closes the kept content: the element holding both the kept text and the image
+ * does not hold `next`, the first text after the image (null: the page ends), and is not the whole page.
+ */
+function closesContent(keptBefore: DomNode, image: DomNode, next: DomNode | null): boolean {
+  const ancestors = new Set<DomNode>();
+  for (let n = image.parentNode, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) ancestors.add(n);
+  let common = keptBefore.parentNode;
+  for (let i = 0; common !== null && !ancestors.has(common) && i < MAX_CLIMB; i++) common = common.parentNode;
+  if (common === null || !ancestors.has(common)) return false;
+  if (next === null) return true;
+  if (common.nodeType !== 1) return false;
+  const tag = (common as DomElement).localName;
+  if (tag === 'body' || tag === 'html') return false;
+  for (let n: DomNode | null = next, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) if (n === common) return false;
+  return true;
 }
 
 /** A table of data cells stays a table; a layout table (blocks in cells, or one column) becomes its cells' blocks. */

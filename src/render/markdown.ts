@@ -5,6 +5,7 @@
 import type { DomNode } from '../parse/dom.js';
 import { BLOCK_TAGS, type ContentElement, type ContentNode, isBlockNode, textOf } from './content-node.js';
 import { buildContentTree, type ContentTreeOptions } from './content-tree.js';
+import { stripInvisible } from './text.js';
 
 /** Markdown of the kept Text nodes under `root` (the page's document). '' when nothing is kept. */
 export function renderMarkdown(root: DomNode, kept: ReadonlySet<unknown>, options: ContentTreeOptions = {}): string {
@@ -42,7 +43,7 @@ const EDGE_SPACE = /^(\s*)([\s\S]*?)(\s*)$/;
 const HARD_BREAK = '  \n';
 
 function escapeText(text: string): string {
-  return text.replace(TEXT_SPECIAL, '\\$&');
+  return stripInvisible(text).replace(TEXT_SPECIAL, '\\$&');
 }
 
 /** Escapes what would turn the start of a paragraph line into a heading, quote, list, setext underline or fence. */
@@ -105,7 +106,7 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
         out += wrap('**', renderInline(n.children, ctx), '**');
         break;
       case 'code': {
-        const raw = textOf(n.children).replace(NEWLINES, ' ');
+        const raw = stripInvisible(textOf(n.children)).replace(NEWLINES, ' ');
         if (raw.trim() === '') {
           out += raw;
           break;
@@ -232,7 +233,7 @@ function renderBlock(n: ContentElement): string {
     }
     case 'pre': {
       const code = n.children[0];
-      const text = code && code.kind === 'el' ? textOf(code.children) : textOf(n.children);
+      const text = stripInvisible(code && code.kind === 'el' ? textOf(code.children) : textOf(n.children));
       const language = code && code.kind === 'el' ? (code.attrs.language ?? '') : '';
       const fence = '`'.repeat(Math.max(3, longestRun(text, BACKTICK_RUN) + 1));
       return `${fence}${language}\n${text}\n${fence}`;

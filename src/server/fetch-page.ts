@@ -15,6 +15,7 @@
 import { PithError } from '../errors.js';
 import { decodeBody } from '../parse/charset.js';
 import { sniffBinary } from '../sniff.js';
+import { causeOfStatus, connectError, logFetchFailure } from './fetch-errors.js';
 import { checkTarget } from './guard.js';
 
 export interface FetchLimits {
@@ -191,6 +192,15 @@ function formatBytes(n: number): string {
 
 /** Fetches `target` with the guard, manual redirects, a deadline and a size cap. */
 export async function guardedFetch(target: string | URL, options: GuardedFetchOptions): Promise<FetchedBody> {
+  try {
+    return await guardedFetchOnce(target, options);
+  } catch (err) {
+    logFetchFailure(String(target), err); // one structured line per failed fetch: pages, feeds and feed items
+    throw err;
+  }
+}
+
+async function guardedFetchOnce(target: string | URL, options: GuardedFetchOptions): Promise<FetchedBody> {
   const started = Date.now();
   const first = checkTarget(target, options.allowHosts);
   const controller = new AbortController();
@@ -226,7 +236,7 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
         ]);
       } catch (err) {
         if (err instanceof DeadlineExceeded || controller.signal.aborted) throw err;
-        throw new PithError('upstream_error', `could not connect to ${url.host}: ${err instanceof Error ? err.message : String(err)}`, { host: url.host });
+        throw await connectError(err, url, deadline); // says why: refused, DNS or TLS
       }
       if (REDIRECT_STATUSES.has(response.status)) {
         response.body?.cancel().catch(() => undefined);
@@ -243,7 +253,11 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
       }
       if (response.status < 200 || response.status > 299) {
         response.body?.cancel().catch(() => undefined);
-        throw new PithError('upstream_error', `${url.host} answered ${response.status} ${response.statusText}`.trim(), { upstreamStatus: response.status });
+        const cause = causeOfStatus(response.status, response.headers); // Cloudflare's edge: 52x for unreachable origins
+        throw new PithError('upstream_error', `${url.host} answered ${response.status} ${response.statusText}`.trim(), {
+          upstreamStatus: response.status,
+          ...(cause === null ? {} : { cause }),
+        });
       }
       const contentType = response.headers.get('content-type') ?? '';
       const mediaType = mediaTypeOf(contentType);
@@ -272,7 +286,7 @@ export async function guardedFetch(target: string | URL, options: GuardedFetchOp
     }
   } catch (err) {
     if (err instanceof DeadlineExceeded || (controller.signal.aborted && !(err instanceof PithError))) {
-      throw new PithError('upstream_timeout', `${first.host} did not send the page within ${options.timeoutMs} ms`, { timeoutMs: options.timeoutMs });
+      throw new PithError('upstream_timeout', `${first.host} did not send the page within ${options.timeoutMs} ms`, { timeoutMs: options.timeoutMs, cause: 'timeout' });
     }
     throw err;
   } finally {
@@ -300,11 +314,15 @@ export async function fetchPage(target: string | URL, options: FetchLimits & { a
   });
   const binary = sniffBinary(body.bytes);
   if (binary !== null) {
-    throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} is labelled ${body.mediaType === '' ? 'with no type' : body.mediaType} but holds ${binary}, not an HTML page`, { mediaType: body.mediaType });
+    const err = new PithError('not_html', `${body.finalUrl.slice(0, 200)} is labelled ${body.mediaType === '' ? 'with no type' : body.mediaType} but holds ${binary}, not an HTML page`, { mediaType: body.mediaType });
+    logFetchFailure(String(target), err);
+    throw err;
   }
   const { text, encoding } = decodeBody(body.bytes, body.contentType);
   if (body.mediaType === '' && !looksLikeHtml(text)) {
-    throw new PithError('not_html', `${body.finalUrl.slice(0, 200)} sent no Content-Type and does not look like HTML`, { mediaType: '' });
+    const err = new PithError('not_html', `${body.finalUrl.slice(0, 200)} sent no Content-Type and does not look like HTML`, { mediaType: '' });
+    logFetchFailure(String(target), err);
+    throw err;
   }
   const { bytes, ...rest } = body;
   return { ...rest, html: text, encoding, byteLength: bytes.byteLength };

@@ -1,6 +1,7 @@
-// The pith CLI as a user runs it: a child process, real files, a real (local) HTTP server.
-// Most cases run the TypeScript source through tsx (`node --import tsx src/cli.ts`), so that the test needs no
-// build; one case builds dist/ (`tsc -p tsconfig.build.json`, as `npm install` does) and runs `node bin/pith.js`.
+// The pith CLI as a user runs it: a child process of `node bin/pith.js` (the installed command), real files, a real
+// (local) HTTP server. dist/ is built once before the tests (`tsc -p tsconfig.build.json`, as `npm install` does), so
+// the CLI under test is the current source; spawning the built JavaScript is several times faster than running the
+// TypeScript through tsx for every case.
 // The expected text is what extract() returns in this process for the same HTML: the CLI must print exactly that.
 
 import { execFile } from 'node:child_process';
@@ -22,7 +23,7 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], stdin?: string): Promise<Run> {
+function run(command: string, args: string[], stdin?: string | Uint8Array): Promise<Run> {
   return new Promise((ok) => {
     const child = execFile(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
@@ -33,7 +34,10 @@ function run(command: string, args: string[], stdin?: string): Promise<Run> {
 }
 
 /** `pith <args>` from the TypeScript source. */
-const pith = (args: string[], stdin?: string) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], stdin);
+const pith = (args: string[], stdin?: string, stdinBytes?: Uint8Array) => run(process.execPath, ['bin/pith.js', ...args], stdinBytes ?? stdin);
+
+// A 1x1 transparent PNG.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082', 'hex');
 
 const paragraphs = [
   'The river town of Averly rebuilt its stone bridge this spring after the winter floods carried away two of its arches.',
@@ -64,6 +68,9 @@ let baseUrl: string;
 const cp1252Html = pageHtml(' café').replace('charset="utf-8"', 'charset="windows-1252"');
 
 beforeAll(async () => {
+  const build = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  expect(build.stdout + build.stderr, 'tsc -p tsconfig.build.json').toBe('');
+  expect(build.code).toBe(0);
   dir = mkdtempSync(join(tmpdir(), 'pith-cli-'));
   htmlPath = join(dir, 'averly.html');
   gzPath = join(dir, 'averly-copy.html.gz');
@@ -102,14 +109,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+}, 180_000);
 
 afterAll(async () => {
   await new Promise<void>((ok) => server.close(() => ok()));
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('pith extract', () => {
+// Each case spawns the CLI a few times (each loads the model); on a loaded 2-core machine one case took over 60 s.
+const SLOW = { timeout: 240_000 };
+
+describe('pith extract', SLOW, () => {
   it('prints the text of extract() for a file', async () => {
     expect(expectedText.length).toBeGreaterThan(0); // a page with an article: the model keeps something
     const r = await pith(['extract', htmlPath]);
@@ -136,6 +146,7 @@ describe('pith extract', () => {
     expect(json.title).toMatch(/Averly bridge reopens/);
     expect(json.blocks.some((b) => b.text.includes(paragraphs[0]))).toBe(true);
     expect(json.timings.totalMs).toBeGreaterThan(0);
+    for (const [name, ms] of Object.entries(json.timings)) expect(Math.round(ms * 100) / 100, `timings.${name} rounded to 0.01 ms`).toBe(ms);
     // The fingerprint of the printed text, as the library computes it; the text format has none.
     expect((json as { fingerprint?: { simhash: string } }).fingerprint).toEqual({ simhash: simhash(expectedText) });
     expect(simhash(expectedText)).toMatch(/^[0-9a-f]{16}$/);
@@ -199,6 +210,33 @@ describe('pith extract', () => {
     expect(big.stderr).toMatch(/max-bytes 50000/);
   });
 
+  it('refuses input that is not HTML (an image, binary data, text without tags) with exit code 1', async () => {
+    const png = join(dir, 'image.png');
+    writeFileSync(png, PNG);
+    const notes = join(dir, 'notes.md');
+    writeFileSync(notes, '# Notes\n\nNothing here is markup.\n');
+    const [image, gzImage, text] = await Promise.all([
+      pith(['extract', png]),
+      pith(['extract', '-'], undefined, gzipSync(PNG)),
+      pith(['extract', notes]),
+    ]);
+    expect(image.code).toBe(1);
+    expect(image.stdout).toBe('');
+    expect(image.stderr).toBe(`pith: ${png} is a PNG image, not an HTML page [not_html]\n`);
+    expect(gzImage.code).toBe(1);
+    expect(gzImage.stderr).toMatch(/stdin is a PNG image/);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/notes\.md is text without any HTML tag/);
+  });
+
+  it('--version prints the package and model versions', async () => {
+    const r = await pith(['--version']);
+    expect(r.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const model = JSON.parse(readFileSync(join(ROOT, 'models', 'pith.json'), 'utf8')) as { version: string };
+    expect(r.stdout).toMatch(new RegExp(`^pith ${manifest.version.replaceAll('.', '\\.')} \\(models ${model.version}, `));
+  });
+
   it('refuses private addresses like the Worker unless --allow-private, and checks every redirect hop', async () => {
     const [loopback, metadata, mapped, loop, hop] = await Promise.all([
       pith(['extract', `${baseUrl}/page`]),
@@ -252,7 +290,7 @@ describe('pith extract', () => {
   });
 });
 
-describe('pith batch', () => {
+describe('pith batch', SLOW, () => {
   it('writes one JSON line per .html/.html.gz file, with progress on stderr', async () => {
     const out = join(dir, 'out.jsonl');
     const r = await pith(['batch', batchDir, '--out', out]);
@@ -292,6 +330,31 @@ describe('pith batch', () => {
     expect(lines[1]).toMatchObject({ id: 'ok', text: expectedText, fingerprint: { simhash: simhash(expectedText) } });
   });
 
+  it('takes .htm files, refuses a PNG named .html, and --format markdown / json add the rendered output', async () => {
+    const mixed = join(dir, 'batch-mixed');
+    mkdirSync(mixed);
+    writeFileSync(join(mixed, 'a.htm'), pageHtml());
+    writeFileSync(join(mixed, 'b.html'), PNG);
+    const [md, json, bad] = await Promise.all([
+      pith(['batch', mixed, '--out', '-', '--format', 'markdown']),
+      pith(['batch', mixed, '--out', '-', '--format', 'json']),
+      pith(['batch', mixed, '--out', '-', '--format', 'debug']),
+    ]);
+    expect(md.code).toBe(1); // b.html failed
+    const mdLines = md.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(mdLines.map((l) => l.id)).toEqual(['a', 'b']);
+    expect(mdLines[0]).toMatchObject({ text: expectedText, markdown: (await extract(pageHtml(), { format: 'markdown' })).markdown });
+    expect(mdLines[1]).toMatchObject({ text: '', fingerprint: null });
+    expect(mdLines[1].error).toMatch(/b\.html is a PNG image, not an HTML page/);
+    const jsonLines = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(jsonLines[0]).slice(0, 2)).toEqual(['id', 'text']);
+    expect(jsonLines[0]).toMatchObject({ id: 'a', text: expectedText, title: expectedTitle });
+    expect(jsonLines[0].blocks).toBeInstanceOf(Array);
+    for (const ms of Object.values(jsonLines[0].timings as Record<string, number>)) expect(Math.round(ms * 100) / 100).toBe(ms);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format must be one of text, markdown, html, json for batch/);
+  });
+
   it('needs --out and an existing folder', async () => {
     const noOut = await pith(['batch', batchDir]);
     expect(noOut.code).toBe(2);
@@ -306,13 +369,14 @@ describe('pith batch', () => {
 });
 
 describe('bin/pith.js', () => {
-  it('runs the built CLI after `tsc -p tsconfig.build.json`', async () => {
-    const build = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
-    expect(build.stdout + build.stderr).toBe('');
-    expect(build.code).toBe(0);
-    const r = await run(process.execPath, ['bin/pith.js', 'extract', htmlPath]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(expectedText + '\n');
-  }, 180_000);
+  it('tells the user to build when dist/ is missing', async () => {
+    // A copy of the shim in a folder without dist/: the message a clone without `npm install` would get.
+    const shimDir = join(dir, 'no-dist', 'bin');
+    mkdirSync(shimDir, { recursive: true });
+    writeFileSync(join(shimDir, 'pith.js'), readFileSync(join(ROOT, 'bin', 'pith.js')));
+    writeFileSync(join(dir, 'no-dist', 'package.json'), '{"type": "module"}');
+    const r = await run(process.execPath, [join(shimDir, 'pith.js'), '--help']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/dist\/ is missing or incomplete: run `npm run build`/);
+  });
 });

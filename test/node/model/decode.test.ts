@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLadder, FALLBACK_MIN_WORDS } from '../../../src/model/decode.js';
+import { decodeLadder, FALLBACK_MIN_WORDS, SHORT_PAGE_MAX_WORDS, SHORT_PAGE_MIN_WORDS } from '../../../src/model/decode.js';
 import { viterbi } from '../../../src/model/viterbi.js';
 import type { Potentials } from '../../../src/types.js';
 
@@ -40,16 +40,36 @@ describe('decodeLadder', () => {
     expect(Array.from(r.labels)).toEqual([0, 1, 1, 1, 0]);
   });
 
-  it('keeps nothing when the best block is too short: a page of navigation has no main content', () => {
-    const p = potentials([0.1, 0.3, 0.2]);
-    const r = decodeLadder(p, 3, [2, FALLBACK_MIN_WORDS - 1, 3], 'viterbi', 0.1);
-    expect(Array.from(r.labels)).toEqual([0, 0, 0]);
-    expect(r.rung).toBe('viterbi');
+  it('keeps nothing, and says so, when the best block is too short on a page that is not short', () => {
+    const p = potentials([0.1, 0.3, 0.2, 0.1]);
+    const r = decodeLadder(p, 4, [30, FALLBACK_MIN_WORDS - 1, 3, 20], 'viterbi', 0.1);
+    expect(Array.from(r.labels)).toEqual([0, 0, 0, 0]);
+    expect(r.rung).toBe('none'); // not 'viterbi': every rung ran and none kept anything
+  });
+
+  it('keeps the prose blocks of a short page (a one-paragraph note), not its links', () => {
+    const p = potentials([0.001, 0.01, 0.002]);
+    const r = decodeLadder(p, 3, [1, 9, 6], 'viterbi', 0.05, [0, 0, 1]);
+    expect(r.rung).toBe('short-page');
+    expect(Array.from(r.labels)).toEqual([0, 1, 0]);
+  });
+
+  it('keeps a short page of links and single words empty', () => {
+    const p = potentials([0.03, 0.06, 0.17]);
+    expect(decodeLadder(p, 3, [1, 1, 1], 'viterbi', 0.05, [1, 1, 1])).toMatchObject({ rung: 'none' });
+    expect(Array.from(decodeLadder(p, 3, [6, 7, 8], 'viterbi', 0.05, [1, 1, 1]).labels)).toEqual([0, 0, 0]);
+    expect(decodeLadder(p, 3, [1, 2, SHORT_PAGE_MIN_WORDS - 1], 'viterbi', 0.05)).toMatchObject({ rung: 'none' });
+  });
+
+  it('a page just over SHORT_PAGE_MAX_WORDS is not short', () => {
+    const p = potentials([0.01, 0.01]);
+    expect(decodeLadder(p, 2, [10, SHORT_PAGE_MAX_WORDS - 9], 'viterbi', 0.05).rung).toBe('none');
+    expect(decodeLadder(p, 2, [10, SHORT_PAGE_MAX_WORDS - 10], 'viterbi', 0.05).rung).toBe('short-page');
   });
 
   it('handles empty pages', () => {
     const r = decodeLadder(potentials([]), 0, [], 'unary', 0);
     expect(r.labels.length).toBe(0);
-    expect(r.rung).toBe('unary');
+    expect(r.rung).toBe('none');
   });
 });

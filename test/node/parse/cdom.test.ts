@@ -4,7 +4,7 @@ import { SKIP_TAGS } from '../../../src/parse/cdom.js';
 import type { CdomNode } from '../../../src/types.js';
 import type { DomNode } from '../../../src/parse/dom.js';
 import { renderText } from '../../../src/render/text.js';
-import { spaceBetween } from '../../../src/render/spacing.js';
+import { pageTextLayout } from '../../../src/render/spacing.js';
 
 const texts = (html: string): string[] => parsePage(html).blocks.map((b) => b.text);
 const allTags = (n: CdomNode | null): string[] => (n ? [...n.tags, ...n.children.flatMap(allTags)] : []);
@@ -199,9 +199,7 @@ describe('raw properties', () => {
 function textOf(html: string): string {
   const page = parsePage(html);
   const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
-  return renderText(blocks, new Uint8Array(blocks.length).fill(1), (a, b) =>
-    spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode),
-  );
+  return renderText(blocks, new Uint8Array(blocks.length).fill(1), pageTextLayout(page));
 }
 
 describe('block boundaries (issue 13)', () => {

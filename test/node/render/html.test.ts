@@ -101,6 +101,12 @@ describe('renderHtml: sanitiser', () => {
     });
   }
 
+  it('keeps an image after the last kept block', () => {
+    expect(htmlOf(doc('<article><p>The bridge reopened on Saturday.</p><img src="/bridge.jpg" alt="The bridge"></article>'))).toBe(
+      '<p>The bridge reopened on Saturday.</p>\n<p><img src="https://example.com/bridge.jpg" alt="The bridge"></p>',
+    );
+  });
+
   it('unsafe links keep their text', () => {
     const out = htmlOf(doc('<p>go <a href="JaVaScRiPt:alert(1)">here</a> now</p>'));
     expect(out).toBe('<p>go here now</p>');

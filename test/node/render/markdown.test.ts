@@ -131,6 +131,29 @@ describe('renderMarkdown: constructs', () => {
     expect(md).toBe('**Term**\n\nMeaning\n\nbefore\n\n---\n\nafter');
   });
 
+  it('drops soft hyphens and zero-width spaces from text and code', () => {
+    const md = markdownOf(doc('<p>Donau\u00addampf\u200bschiff</p><pre><code>x\u200b = 1</code></pre>'));
+    expect(md).toBe('Donaudampfschiff\n\n```\nx = 1\n```');
+  });
+
+  it('keeps the spaces at the edges of nested inline tags', () => {
+    expect(markdownOf(doc('<p>Pick: <em><strong>Red Book</strong> </em>by Ann Lee.</p>'))).toBe('Pick: ***Red Book*** by Ann Lee.');
+    expect(markdownOf(doc('<p>Please read<em> <b>the guide</b></em> first.</p>'))).toBe('Please read ***the guide*** first.');
+  });
+
+  it('keeps an image after the last kept block when it closes the content, not a logo in the footer', () => {
+    expect(markdownOf(doc('<article><p>The bridge reopened on Saturday.</p><img src="/bridge.jpg" alt="The bridge"></article>'))).toBe(
+      'The bridge reopened on Saturday.\n\n![The bridge](https://example.com/bridge.jpg)',
+    );
+    const withFooter = doc(
+      '<article><p>The bridge reopened on Saturday.</p><figure><img src="/arch.jpg" alt="Arch"></figure></article>' +
+        '<footer><img src="/logo.png" alt="Gazette"><p>Copyright 2026 Gazette</p></footer>',
+    );
+    expect(markdownOf(withFooter, /Copyright/)).toBe('The bridge reopened on Saturday.\n\n![Arch](https://example.com/arch.jpg)');
+    const logoOnly = doc('<main><p>The bridge reopened on Saturday.</p></main><footer><img src="/logo.png" alt="Gazette"><p>Copyright 2026</p></footer>');
+    expect(markdownOf(logoOnly, /Copyright/)).toBe('The bridge reopened on Saturday.');
+  });
+
   it('nothing kept gives an empty string', () => {
     expect(markdownOf(doc('<p>only boilerplate</p>'), /./)).toBe('');
   });

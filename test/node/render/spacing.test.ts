@@ -1,36 +1,77 @@
 import { describe, expect, it } from 'vitest';
-import type { DomNode } from '../../../src/parse/dom.js';
 import { parsePage } from '../../../src/parse/page.js';
-import { spaceBetween } from '../../../src/render/spacing.js';
+import { pageTextLayout } from '../../../src/render/spacing.js';
 import { countWords, renderText } from '../../../src/render/text.js';
 
-/** Plain text of a page with every block kept, with and without word boundaries from the DOM. */
-function allText(html: string): { spaced: string; reference: string } {
-  const page = parsePage(html);
-  const labels = new Uint8Array(page.blocks.length).fill(1);
+/** Plain text of a page with the given blocks kept (all when `labels` is omitted), as extract() lays it out. */
+function textOf(body: string, labels?: number[]): string {
+  const page = parsePage(`<!DOCTYPE html><html><body>${body}</body></html>`);
+  const kept = labels ?? new Array<number>(page.blocks.length).fill(1);
+  expect(kept.length, 'labels for every block').toBe(page.blocks.length);
   const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
-  const between = (a: number, b: number) => spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode);
-  return { spaced: renderText(blocks, labels, between), reference: renderText(blocks, labels) };
+  return renderText(blocks, kept, pageTextLayout(page));
+}
+
+/** The same blocks joined as the reference joins them (docs/design.md, Text output): no layout. */
+function referenceTextOf(body: string): string {
+  const page = parsePage(`<!DOCTYPE html><html><body>${body}</body></html>`);
+  const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
+  return renderText(blocks, new Array<number>(blocks.length).fill(1));
 }
 
 describe('word boundaries between blocks', () => {
   it('keeps the space of a whitespace-only text node the collapsed DOM dropped (code listings)', () => {
-    const { spaced, reference } = allText('<body><pre><code><span>from</span> <span>typing</span> <span>import</span> List</code></pre></body>');
-    expect(reference).toBe('fromtypingimport List'); // the reference's concatenation (docs/design.md, Text output)
-    expect(spaced).toBe('from typing import List');
+    const body = '<p><code><span>from</span> <span>typing</span> <span>import</span> List</code></p>';
+    expect(referenceTextOf(body)).toBe('fromtypingimport List'); // the reference's concatenation (docs/design.md, Text output)
+    expect(textOf(body)).toBe('from typing import List');
   });
   it('adds no space inside a word split by inline markup', () => {
-    expect(allText('<body><p><b>W</b>ord and <i>it</i>alic, <a href=x>AT&amp;T</a>s</p></body>').spaced).toBe('Word and italic, AT&Ts');
+    expect(textOf('<p><b>W</b>ord and <i>it</i>alic, <a href=x>AT&amp;T</a>s</p>')).toBe('Word and italic, AT&Ts');
   });
   it('separates blocks across a line break or block boundary that is not a block break', () => {
-    expect(allText('<body><p><span>one</span><br><span>two</span></p></body>').spaced).toMatch(/^one\s+two$/);
-    expect(allText('<body><span>left</span><div><span>right</span></div></body>').spaced).toMatch(/^left\s+right$/);
+    expect(textOf('<p><span>one</span><br><span>two</span></p>')).toMatch(/^one\s+two$/);
+    expect(textOf('<span>left</span><div><span>right</span></div>')).toMatch(/^left\s+right$/);
   });
   it('separates kept blocks whose neighbour in between was dropped', () => {
-    const page = parsePage('<body><p><span>first</span><a href=x>menu</a><span>last</span></p></body>');
-    const blocks = page.blocks.map((b) => ({ text: b.text, blockBreakAfter: b.props.blockBreakAfter }));
-    const text = renderText(blocks, [1, 0, 1], (a, b) => spaceBetween(page.blocks[a].domNode as DomNode, page.blocks[b].domNode as DomNode));
-    expect(text).toBe('first last');
+    expect(textOf('<p><span>first</span><a href=x>menu</a><span>last</span></p>', [1, 0, 1])).toBe('first last');
+  });
+  it('keeps a space at the end of nested inline tags (the block is the top of a merged chain)', () => {
+    expect(textOf('<p>Pick: <em><strong><a href="#">Red Book</a></strong> </em>by Ann Lee.</p>')).toBe('Pick: Red Book by Ann Lee.');
+  });
+  it('keeps a space at the start of nested inline tags', () => {
+    expect(textOf('<p>Please read<em> <a href="#">the guide</a></em> first.</p>')).toBe('Please read the guide first.');
+    expect(textOf('<p><span>Does it work?</span><a href="#"> <span>Learn more</span></a></p>')).toBe('Does it work? Learn more');
+  });
+  it('still runs on a word split across a chain with no whitespace', () => {
+    expect(textOf('<p>un<em><strong>believ</strong></em>able</p>')).toBe('unbelievable');
+  });
+});
+
+describe('text of preformatted blocks, tables and invisible characters', () => {
+  it('keeps the line breaks and indentation of <pre>', () => {
+    expect(textOf('<p>Run:</p><pre>def f(x):\n    return x\n\nprint(f(1))\n</pre><p>Done.</p>')).toBe(
+      'Run:\n\ndef f(x):\n    return x\n\nprint(f(1))\n\nDone.',
+    );
+  });
+  it('keeps the lines of a highlighted <pre> whose lines are spans, and <br> inside it', () => {
+    const body = '<pre><code><span class="k">import</span> os\n<span class="k">print</span>(os.sep)<br><span>x</span> = 1</code></pre>';
+    expect(textOf(body)).toBe('import os\nprint(os.sep)\nx = 1');
+  });
+  it('drops soft hyphens and zero-width spaces, keeps zero-width joiners', () => {
+    expect(textOf('<p>Donau\u00addampf\u00adschiff and zero\u200bwidth \ufeffbom word\u2060joiner 👩\u200d💻</p>')).toBe(
+      'Donaudampfschiff and zerowidth bom wordjoiner 👩\u200d💻',
+    );
+    expect(textOf('<p>Before</p><p>\u200b</p><p>After</p>')).toBe('Before\n\nAfter'); // an invisible block keeps its break
+  });
+  it('writes a data table one row per line with tab-separated cells', () => {
+    const body = '<p>Prices:</p><table><tr><th>Model</th><th>Price</th></tr><tr><td>Alpha <b>One</b></td><td>10 EUR</td></tr>' +
+      '<tr><td>Beta</td><td>12 EUR</td></tr></table><p>After.</p>';
+    expect(textOf(body)).toBe('Prices:\n\nModel\tPrice\nAlpha One\t10 EUR\nBeta\t12 EUR\n\nAfter.');
+  });
+  it('leaves a layout table whose cells hold paragraphs as paragraphs', () => {
+    expect(textOf('<table><tr><td><p>First paragraph.</p><p>Second.</p></td><td><p>Side.</p></td></tr></table>')).toBe(
+      'First paragraph.\n\nSecond.\n\nSide.',
+    );
   });
 });
 

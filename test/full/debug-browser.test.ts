@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extract } from '../../../src/lib.js';
-import { parsePage } from '../../../src/parse/page.js';
-import { renderDebugHtml } from '../../../src/render/debug.js';
-import { ARTICLE_PAGE, extractionFromLabels } from './debug-helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extract } from '../../src/lib.js';
+import { parsePage } from '../../src/parse/page.js';
+import { renderDebugHtml } from '../../src/render/debug.js';
+import { ARTICLE_PAGE, extractionFromLabels } from '../node/render/debug-helpers.js';
 
 const CHROMIUM = process.env.PITH_CHROMIUM ?? '/usr/bin/chromium';
 const OFFLINE_FLAGS = [
@@ -26,16 +26,24 @@ const KEPT_BACKGROUND = 'rgb(223, 243, 228)';
 const DROPPED_BACKGROUND = 'rgb(246, 246, 246)';
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-let browser: Browser;
-let outDir: string;
+let browser: Browser | undefined;
+let outDir: string | undefined;
 
-beforeAll(async () => {
+/** The browser, launched by the first test that needs it; a missing Chromium fails each test with how to get it. */
+async function launched(): Promise<Browser> {
+  if (browser) return browser;
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set PITH_CHROMIUM`);
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: OFFLINE_FLAGS });
-  outDir = mkdtempSync(join(tmpdir(), 'pith-debug-'));
-});
+  return browser;
+}
+
+/** Where a screenshot goes (a temp folder, removed after the run unless PITH_KEEP_SCREENSHOTS is set). */
+function screenshotPath(name: string): string {
+  outDir ??= mkdtempSync(join(tmpdir(), 'pith-debug-'));
+  return join(outDir, name);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +59,7 @@ interface Row {
 }
 
 async function rowsOf(html: string, screenshot?: string): Promise<Row[]> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, offline: true });
+  const context = await (await launched()).newContext({ viewport: { width: 1100, height: 800 }, offline: true });
   try {
     const page = await context.newPage();
     // nothing may leave the page: the view is self-contained
@@ -81,7 +89,7 @@ async function rowsOf(html: string, screenshot?: string): Promise<Row[]> {
 describe('debug view in chromium', () => {
   it('highlights kept blocks, greys dropped ones, draws probability bars, and screenshots', async () => {
     const { extraction, page } = extractionFromLabels(ARTICLE_PAGE, /Home|News|About|Related|rail apps|©|Privacy/);
-    const shot = join(outDir, 'debug-labels.png');
+    const shot = screenshotPath('debug-labels.png');
     const rows = await rowsOf(renderDebugHtml(extraction, page), shot);
 
     expect(rows.length).toBe(extraction.blocks.length);
@@ -103,7 +111,7 @@ describe('debug view in chromium', () => {
   it('renders the real pipeline output consistently', async () => {
     const extraction = await extract(ARTICLE_PAGE, { url: 'https://rail.example/night-trains' });
     const page = parsePage(ARTICLE_PAGE, { url: 'https://rail.example/night-trains' });
-    const shot = join(outDir, 'debug-model.png');
+    const shot = screenshotPath('debug-model.png');
     const rows = await rowsOf(renderDebugHtml(extraction, page), shot);
     expect(rows.length).toBe(extraction.blocks.length);
     for (const [i, r] of rows.entries()) {

@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { dataDir } from '../../dev/corpus.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('quality floor', () => {
   it('pith and paper models score at least eval/floor.json on the validation split', () => {
+    dataDir(); // throws, saying where to get WCXB, when the corpus is missing
     const dir = mkdtempSync(join(tmpdir(), 'pith-eval-'));
     try {
       const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'eval', 'run-eval.ts'), '--results-dir', dir], {
