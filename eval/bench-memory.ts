@@ -11,6 +11,8 @@
 //   npm run bench:memory -- --worst-only --old-space-mib 64
 //                                               the same with V8's heap capped (old space 64 MiB, semi-spaces 4 MiB):
 //                                               an extraction that needs more dies ("out of memory" in the table)
+//   npm run bench:memory -- --scan-cost         CPU time of the pre-parse scan beside the whole extract() call,
+//                                               first 100 validation pages (the scan is on every request's path)
 //   npm run bench:memory -- --check-corpus      scan all 1,497 pages with the default limits: is any refused or cut?
 //
 // Peak heap: the largest V8 heap in use during the extraction, read from `--trace-gc` (the heap in use before each
@@ -219,6 +221,35 @@ function checkCorpus(): void {
   if (refused.length > 0) process.exitCode = 1;
 }
 
+/** CPU ms per page of scanMarkup and of extract() on the first 100 validation pages, after a warm-up; 3 rounds. */
+async function scanCost(): Promise<void> {
+  const pages = readSplits().val.slice(0, 100).map((id) => loadPage(id).html);
+  const bounds = {
+    maxDepth: DEFAULT_LIMITS.maxNestingDepth,
+    maxElements: DEFAULT_LIMITS.maxParseElements,
+    maxNodes: DEFAULT_LIMITS.maxParseNodes,
+    maxStackSteps: DEFAULT_LIMITS.maxParseSteps,
+    maxClassTokens: DEFAULT_LIMITS.maxClassNames,
+  };
+  const cpuMs = (): number => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  for (const html of pages.slice(0, 10)) {
+    scanMarkup(html, bounds);
+    await extract(html);
+  }
+  for (let round = 1; round <= 3; round++) {
+    let c0 = cpuMs();
+    for (let k = 0; k < 5; k++) for (const html of pages) scanMarkup(html, bounds);
+    const scan = (cpuMs() - c0) / 5 / pages.length;
+    c0 = cpuMs();
+    for (const html of pages) await extract(html);
+    const whole = (cpuMs() - c0) / pages.length;
+    console.log(`round ${round}: scan ${scan.toFixed(3)} ms/page, extract() ${whole.toFixed(2)} ms/page (CPU): the scan is ${((100 * scan) / whole).toFixed(1)}%`);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -227,11 +258,13 @@ async function main(): Promise<void> {
       sweep: { type: 'boolean', default: false },
       'check-corpus': { type: 'boolean', default: false },
       'worst-only': { type: 'boolean', default: false },
+      'scan-cost': { type: 'boolean', default: false },
       'old-space-mib': { type: 'string' },
     },
   });
   if (values.child) return child(JSON.parse(values.child));
   if (values['check-corpus']) return checkCorpus();
+  if (values['scan-cost']) return scanCost();
   requireModels(['pith'], 'bench:memory');
   if (values['old-space-mib']) heapFlags = [...heapFlags, `--max-old-space-size=${Number(values['old-space-mib'])}`];
   if (values.sweep) {
