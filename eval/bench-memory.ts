@@ -5,16 +5,20 @@
 //   npm run bench:memory                        the validation split of the WCXB dev corpus (median, p95, largest
 //                                               page) and the worst inputs the limits accept
 //   npm run bench:memory -- --limit 50          the first 50 validation pages only
-//   npm run bench:memory -- --sweep             the worst inputs at 1/8, 1/4, 1/2 and all of their size (linear?)
+//   npm run bench:memory -- --sweep             five worst inputs at 1/4, 1/2 and all of their budget, then at
+//                                               maxInputChars (linear up to the budget, flat past it?)
 //   npm run bench:memory -- --worst-only        only the worst inputs
 //   npm run bench:memory -- --worst-only --old-space-mib 64
 //                                               the same with V8's heap capped (old space 64 MiB, semi-spaces 4 MiB):
 //                                               an extraction that needs more dies ("out of memory" in the table)
+//   npm run bench:memory -- --scan-cost         CPU time of the pre-parse scan beside the whole extract() call,
+//                                               first 100 validation pages (the scan is on every request's path)
 //   npm run bench:memory -- --check-corpus      scan all 1,497 pages with the default limits: is any refused or cut?
 //
 // Peak heap: the largest V8 heap in use during the extraction, read from `--trace-gc` (the heap in use before each
-// collection) and from the heap in use at the end, the result still alive; the input string and the loaded models
-// are in it. Wasm and array buffers (onnxruntime's linear memory, which never shrinks) are `external` at the end.
+// collection, garbage included) and from the heap in use at the end, the result still alive; the input string and
+// the loaded models are in it. The children cap V8's young generation (`--max-semi-space-size=4`), as a small isolate
+// would: left to grow, it holds tens of MB of garbage between collections in a long run. Wasm and array buffers (onnxruntime's linear memory, which never shrinks) are `external` at the end.
 // Peak total = peak heap + external. Every extraction renders format 'json' (text, markdown and html), the costliest.
 
 import { spawnSync } from 'node:child_process';
@@ -99,6 +103,11 @@ interface Measure {
 async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; name: string; n: number }): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
+  // V8 prints its GC trace through a buffered stdout, so the order of its lines and ours is not kept: GC lines are
+  // matched to extractions by time instead. This first collection ties V8's clock to performance.now().
+  const calibrationMs = performance.now();
+  gc();
+  writeSync(1, `@@calibration ${calibrationMs}\n`);
   await extract('<p>warm up the model sessions</p>');
   const items: Array<{ id: string; html: () => string; url?: string }> =
     job.kind === 'corpus'
@@ -110,7 +119,6 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
     gc();
     gc();
     const base = process.memoryUsage().heapUsed;
-    writeSync(1, `@@start ${item.id}\n`);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     let error: string | undefined;
@@ -120,11 +128,12 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
     } catch (e) {
       error = e instanceof Error ? `${e.name}: ${e.message.slice(0, 120)}` : String(e);
     }
-    const ms = performance.now() - t0;
+    const t1 = performance.now();
+    const ms = t1 - t0;
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const mem = process.memoryUsage();
-    writeSync(1, `@@end ${JSON.stringify({ id: item.id, chars: html.length, ms, cpuMs, end: mem.heapUsed, external: mem.external, base, error })}\n`);
+    writeSync(1, `@@end ${JSON.stringify({ id: item.id, chars: html.length, t0, t1, ms, cpuMs, end: mem.heapUsed, external: mem.external, base, error })}\n`);
     result = undefined;
     html = '';
     void result;
@@ -133,9 +142,11 @@ async function child(job: { kind: 'corpus'; ids: string[] } | { kind: 'worst'; n
 
 // ---- parent: run children, read their GC traces ----
 
-const GC_LINE = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact|Mark-Compact \(reduce\))[^\d]*([\d.]+) \(([\d.]+)\) -> /;
+/** V8 flags of the children: the young generation capped (semi-spaces of 4 MiB), as in a small isolate. */
+let heapFlags: string[] = ['--max-semi-space-size=4'];
 
-let heapFlags: string[] = [];
+/** A `--trace-gc` line: V8's time (ms since the isolate started) and the heap in use before the collection (MB). */
+const GC_LINE = /^\[\d+:0x[0-9a-f]+\]\s+(\d+) ms: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^\d]*([\d.]+) \(/;
 
 function runChild(job: object): Measure[] {
   const r = spawnSync(process.execPath, [...heapFlags, '--expose-gc', '--trace-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(job)], {
@@ -147,28 +158,29 @@ function runChild(job: object): Measure[] {
     if (/heap out of memory/.test(r.stderr)) return [{ id: '', chars: 0, ms: NaN, cpuMs: NaN, peakHeapMiB: NaN, externalMiB: NaN, baseHeapMiB: NaN, error: 'out of memory' }];
     throw new Error(`child failed (${r.status}): ${r.stderr.slice(-2000)}`);
   }
-  const out: Measure[] = [];
-  let peak = 0;
+  const gcs: Array<{ v8Ms: number; beforeMiB: number; calibration: boolean }> = [];
+  const ends: Array<{ id: string; chars: number; t0: number; t1: number; ms: number; cpuMs: number; end: number; external: number; base: number; error?: string }> = [];
+  let calibrationMs = NaN;
   for (const line of r.stdout.split('\n')) {
-    if (line.startsWith('@@start ')) peak = 0;
-    else if (line.startsWith('@@end ')) {
-      const m = JSON.parse(line.slice(6)) as { id: string; chars: number; ms: number; cpuMs: number; end: number; external: number; base: number; error?: string };
-      out.push({
-        id: m.id,
-        chars: m.chars,
-        ms: m.ms,
-        cpuMs: m.cpuMs,
-        peakHeapMiB: Math.max(peak, m.end / MiB),
-        externalMiB: m.external / MiB,
-        baseHeapMiB: m.base / MiB,
-        error: m.error,
-      });
-    } else {
+    if (line.startsWith('@@calibration ')) calibrationMs = Number(line.slice(14));
+    else if (line.startsWith('@@end ')) ends.push(JSON.parse(line.slice(6)));
+    else {
       const g = GC_LINE.exec(line);
-      if (g) peak = Math.max(peak, Number(g[1]));
+      // V8 prints MB of 2^20 bytes.
+      if (g) gcs.push({ v8Ms: Number(g[1]), beforeMiB: Number(g[2]), calibration: line.includes('testing') });
     }
   }
-  return out;
+  const first = gcs.find((g) => g.calibration);
+  if (first === undefined || Number.isNaN(calibrationMs)) throw new Error('no calibration collection in the GC trace');
+  const offsetMs = calibrationMs - first.v8Ms; // performance.now() = V8's time + offset (to ~1 ms)
+  return ends.map((m) => {
+    let peak = m.end / MiB;
+    for (const g of gcs) {
+      const at = g.v8Ms + offsetMs;
+      if (at >= m.t0 - 1 && at <= m.t1 + 1) peak = Math.max(peak, g.beforeMiB);
+    }
+    return { id: m.id, chars: m.chars, ms: m.ms, cpuMs: m.cpuMs, peakHeapMiB: peak, externalMiB: m.external / MiB, baseHeapMiB: m.base / MiB, error: m.error };
+  });
 }
 
 const f1 = (x: number): string => x.toFixed(1);
@@ -209,6 +221,35 @@ function checkCorpus(): void {
   if (refused.length > 0) process.exitCode = 1;
 }
 
+/** CPU ms per page of scanMarkup and of extract() on the first 100 validation pages, after a warm-up; 3 rounds. */
+async function scanCost(): Promise<void> {
+  const pages = readSplits().val.slice(0, 100).map((id) => loadPage(id).html);
+  const bounds = {
+    maxDepth: DEFAULT_LIMITS.maxNestingDepth,
+    maxElements: DEFAULT_LIMITS.maxParseElements,
+    maxNodes: DEFAULT_LIMITS.maxParseNodes,
+    maxStackSteps: DEFAULT_LIMITS.maxParseSteps,
+    maxClassTokens: DEFAULT_LIMITS.maxClassNames,
+  };
+  const cpuMs = (): number => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  for (const html of pages.slice(0, 10)) {
+    scanMarkup(html, bounds);
+    await extract(html);
+  }
+  for (let round = 1; round <= 3; round++) {
+    let c0 = cpuMs();
+    for (let k = 0; k < 5; k++) for (const html of pages) scanMarkup(html, bounds);
+    const scan = (cpuMs() - c0) / 5 / pages.length;
+    c0 = cpuMs();
+    for (const html of pages) await extract(html);
+    const whole = (cpuMs() - c0) / pages.length;
+    console.log(`round ${round}: scan ${scan.toFixed(3)} ms/page, extract() ${whole.toFixed(2)} ms/page (CPU): the scan is ${((100 * scan) / whole).toFixed(1)}%`);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -217,18 +258,20 @@ async function main(): Promise<void> {
       sweep: { type: 'boolean', default: false },
       'check-corpus': { type: 'boolean', default: false },
       'worst-only': { type: 'boolean', default: false },
+      'scan-cost': { type: 'boolean', default: false },
       'old-space-mib': { type: 'string' },
     },
   });
   if (values.child) return child(JSON.parse(values.child));
   if (values['check-corpus']) return checkCorpus();
+  if (values['scan-cost']) return scanCost();
   requireModels(['pith'], 'bench:memory');
-  if (values['old-space-mib']) heapFlags = [`--max-old-space-size=${Number(values['old-space-mib'])}`, '--max-semi-space-size=4'];
+  if (values['old-space-mib']) heapFlags = [...heapFlags, `--max-old-space-size=${Number(values['old-space-mib'])}`];
   if (values.sweep) {
     console.log(HEADER);
-    for (const name of Object.keys(WORST)) {
+    for (const name of ['paragraphs', 'references', 'links', 'text', 'textCjk']) {
       const { n, nMax } = WORST[name];
-      const sizes = [n / 8, n / 4, n / 2, n].map((x) => Math.max(1, Math.round(x)));
+      const sizes = [n / 4, n / 2, n].map((x) => Math.max(1, Math.round(x)));
       if (nMax > n) sizes.push(nMax);
       for (const k of sizes) console.log(row(`${name} x ${k.toLocaleString('en')}`, runChild({ kind: 'worst', name, n: k })[0]));
     }
