@@ -1,26 +1,12 @@
 // End-to-end fixture pages (test/fixtures/pages/<site>-<slug>/): where they live, what expected.json holds,
-// how a fixture folder is named and how assertions compare text. The pages are made by eval/new-fixture.ts.
+// how a fixture folder is named. The pages are made by eval/new-fixture.ts; what a page must satisfy is
+// ./fixture-check.ts.
 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES_DIR = join(REPO_ROOT, 'test', 'fixtures', 'pages');
-
-export interface FixtureExpectation {
-  /** WCXB dev file id the page comes from. */
-  id: string;
-  url: string;
-  pageType: string;
-  language?: string;
-  /** Sentences that extract() must keep (whitespace-normalised, case-insensitive substring of the text). */
-  mustKeep: string[];
-  /** Boilerplate that extract() must drop. */
-  mustDrop: string[];
-  /** Candidates the shipped model fails, kept out of the assertions but on record (see the fixtures README). */
-  knownMisses?: { model: string; mustKeep: string[]; mustDrop: string[] };
-  note?: string;
-}
 
 /** Folder name: the site's main label plus a slug of the URL path, kebab-case. */
 export function fixtureName(url: string, id: string, slug?: string): string {
@@ -47,9 +33,4 @@ export function fixtureName(url: string, id: string, slug?: string): string {
   const fromPath = kebab(path.replace(/\.(html?|php|aspx?)$/i, '').split('/').filter(Boolean).pop() ?? '');
   const tail = kebab(slug ?? '') || fromPath.slice(0, 40).replace(/-+$/, '') || id;
   return `${kebab(site) || 'wcxb'}-${tail}`;
-}
-
-/** Whitespace runs to one space, lower case: how e2e assertions compare text. */
-export function normaliseForMatch(s: string): string {
-  return s.replace(/\s+/g, ' ').trim().toLowerCase();
 }

@@ -9,6 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { extract } from '../src/lib.js';
 import { computeFeatures } from '../src/parse/features.js';
 import { parsePage } from '../src/parse/page.js';
@@ -47,10 +48,10 @@ async function digestPage(html: string, url: string | undefined): Promise<Record
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  const li = process.argv.indexOf('--limit');
-  const limit = li > 0 ? Number(process.argv[li + 1]) : 200;
-  if ((mode !== 'record' && mode !== 'check') || !file) {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { limit: { type: 'string', default: '200' } } });
+  const [mode, file] = positionals;
+  const limit = Number(values.limit);
+  if ((mode !== 'record' && mode !== 'check') || !file || !Number.isInteger(limit) || limit < 1) {
     process.stderr.write('usage: tsx eval/check-identical.ts record|check <file.json> [--limit N]\n');
     process.exit(2);
   }

@@ -17,6 +17,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,15 +57,25 @@ const autocannon = require('autocannon') as Autocannon;
 const ROOT = new URL('../', import.meta.url);
 const FIXTURES = new URL('test/fixtures/server/', ROOT);
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '4' },
+    'max-hits': { type: 'string', default: '20000' },
+    'max-misses': { type: 'string', default: '2000' },
+    'skip-bundle': { type: 'boolean', default: false },
+  },
+});
+function numberArg(name: 'duration' | 'connections' | 'max-hits' | 'max-misses'): number {
+  const n = Number(args[name]);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not "${args[name]}"`);
+  return n;
 }
-const DURATION_S = arg('duration', 10);
-const CONNECTIONS = arg('connections', 4);
-const MAX_HITS = arg('max-hits', 20_000);
-const MAX_MISSES = arg('max-misses', 2_000);
-const SKIP_BUNDLE = process.argv.includes('--skip-bundle');
+const DURATION_S = numberArg('duration');
+const CONNECTIONS = numberArg('connections');
+const MAX_HITS = numberArg('max-hits');
+const MAX_MISSES = numberArg('max-misses');
+const SKIP_BUNDLE = args['skip-bundle'];
 
 function startPageServer(): Promise<{ server: Server; port: number }> {
   const pages = new Map<string, Buffer>();

@@ -9,49 +9,13 @@
 // Beside pith's ladder it prints a simple baseline (raw <title>, <meta name=author>, article:published_time) and
 // how often a value was given where the ground truth has none.
 
+import { parseArgs } from 'node:util';
 import { parseHtmlDocument } from '../src/parse/dom.js';
 import { extractMetadata } from '../src/parse/metadata.js';
 import { normaliseDate } from '../src/parse/metadata-dates.js';
 import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
+import { authorMatches, dateMatches, titleMatches } from '../dev/metadata-match.js';
 import { readSplits } from '../dev/splits.js';
-
-const TOKEN = /[\p{L}\p{N}_]+/gu;
-
-function tokens(s: string): string[] {
-  return s.toLowerCase().match(TOKEN) ?? [];
-}
-
-export function titleMatches(predicted: string | null, truth: string): boolean {
-  if (predicted === null) return false;
-  const a = tokens(predicted);
-  const b = tokens(truth);
-  if (a.join(' ') === b.join(' ')) return true;
-  if (a.length === 0 || b.length === 0) return false;
-  const counts = new Map<string, number>();
-  for (const t of b) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of a) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      common++;
-      counts.set(t, n - 1);
-    }
-  }
-  const precision = common / a.length;
-  const recall = common / b.length;
-  return precision + recall > 0 && (2 * precision * recall) / (precision + recall) >= 0.9;
-}
-
-export function authorMatches(predicted: string | null, truth: string): boolean {
-  if (predicted === null) return false;
-  const a = tokens(predicted).join(' ');
-  const b = tokens(truth).join(' ');
-  return a !== '' && b !== '' && (a.includes(b) || b.includes(a));
-}
-
-export function dateMatches(predicted: string | null, truth: string): boolean {
-  return predicted !== null && predicted === normaliseDate(truth);
-}
 
 const TITLE_RE = /<title[^>]*>([\s\S]*?)<\/title>/i;
 const META_AUTHOR_RE = /<meta[^>]+name=["']author["'][^>]*content=["']([^"']*)["']/i;
@@ -79,9 +43,9 @@ interface Tally {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'val';
-  const showMisses = args.includes('--show-misses') ? Number(args[args.indexOf('--show-misses') + 1]) : 0;
+  const { values } = parseArgs({ options: { split: { type: 'string', default: 'val' }, 'show-misses': { type: 'string', default: '0' } } });
+  const split = values.split;
+  const showMisses = Number(values['show-misses']);
   const ids = split === 'all' ? listPageIds() : split === 'train' ? readSplits().train : readSplits().val;
 
   const tallies = new Map<string, Tally>();

@@ -3,7 +3,8 @@
 //   npx tsx eval/new-fixture.ts <corpus id> [--slug <name>] [--allow-train]
 //
 // writes test/fixtures/pages/<site>-<slug>/source.html (the page's bytes, gunzipped) and expected.json with
-// candidate assertions: mustKeep from the ground truth's `with` snippets, mustDrop from its `without` snippets.
+// candidate assertions: mustKeep from the ground truth's `with` snippets, mustDrop from its `without` snippets,
+// metadata from its title, author and publish date.
 // It then runs the current extract() and prints which candidates it satisfies. Edit expected.json by hand: keep
 // clear main-content sentences and clear navigation/footer boilerplate, and say why in `note` when you drop a
 // candidate. Fixtures come from the validation split (training/splits.json) so that they test unseen pages.
@@ -14,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { extract } from '../src/lib.js';
 import { dataDir, loadPage } from '../dev/corpus.js';
-import { FIXTURES_DIR, type FixtureExpectation, fixtureName, normaliseForMatch } from '../dev/fixtures.js';
+import { type FixtureExpectation, normaliseForMatch } from '../dev/fixture-check.js';
+import { FIXTURES_DIR, fixtureName } from '../dev/fixtures.js';
+import { normaliseDate } from '../src/parse/metadata-dates.js';
 import { readSplits } from '../dev/splits.js';
 
 async function main(): Promise<void> {
@@ -47,6 +50,11 @@ async function main(): Promise<void> {
     pageType: page.pageType,
     mustKeep: page.groundTruth.with,
     mustDrop: page.groundTruth.without,
+    metadata: {
+      title: page.groundTruth.title,
+      author: page.groundTruth.author,
+      publishedDate: normaliseDate(page.groundTruth.publishDate),
+    },
   };
   writeFileSync(join(dir, 'expected.json'), JSON.stringify(expected, null, 2) + '\n');
 

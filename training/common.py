@@ -28,11 +28,28 @@ CONFIG_DEFAULTS = {
 LOG_FLOOR = 1e-30
 
 
-def load_config(name: str) -> dict:
-    path = name if name.endswith(".py") else os.path.join(ROOT, "training", "config", name + ".py")
+def _config_path(name: str) -> str:
+    return name if name.endswith(".py") else os.path.join(ROOT, "training", "config", name + ".py")
+
+
+def _config_values(path: str, seen: tuple = ()) -> dict:
+    """The names a config file sets; `base = '<name>'` in it means: start from that config and override."""
+    if path in seen:
+        raise SystemExit(f"config {path}: its bases form a cycle ({' -> '.join(seen + (path,))})")
     scope: dict = {}
     with open(path) as f:
         exec(compile(f.read(), path, "exec"), {}, scope)
+    base = scope.pop("base", None)
+    if base is None:
+        return scope
+    values = _config_values(_config_path(base), seen + (path,))
+    values.update(scope)
+    return values
+
+
+def load_config(name: str) -> dict:
+    path = _config_path(name)
+    scope = _config_values(path)
     missing = [k for k in CONFIG_KEYS if k not in scope]
     if missing:
         raise SystemExit(f"config {path} lacks {missing}")

@@ -21,6 +21,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { CONTAINER_MODEL, predictContainer } from '../src/model/container-model.js';
@@ -138,26 +139,16 @@ function buildBlockColumns(dumpDir: string): void {
 }
 
 function main(): void {
-  const argv = process.argv.slice(2);
-  let limit = 0;
-  let out = join(REPO_ROOT, 'training', 'data', 'container');
-  let dump = join(REPO_ROOT, 'training', 'data', 'pith');
-  let blockColumns = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--limit') limit = Number.parseInt(value(), 10);
-    else if (a === '--out') out = resolve(value());
-    else if (a === '--dump') dump = resolve(value());
-    else if (a === '--block-columns') blockColumns = true;
-    else throw new Error(`unknown argument ${a}: usage container-dataset.ts [--limit N] [--out DIR] | --block-columns [--dump DIR]`);
-  }
-  if (blockColumns) buildBlockColumns(dump);
-  else buildCandidates(limit, out);
+  const { values } = parseArgs({
+    options: {
+      limit: { type: 'string', default: '0' },
+      out: { type: 'string', default: join(REPO_ROOT, 'training', 'data', 'container') },
+      dump: { type: 'string', default: join(REPO_ROOT, 'training', 'data', 'pith') },
+      'block-columns': { type: 'boolean', default: false },
+    },
+  });
+  if (values['block-columns']) buildBlockColumns(resolve(values.dump));
+  else buildCandidates(Number.parseInt(values.limit, 10), resolve(values.out));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -11,6 +11,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { type PageScore, scorePage, summarise } from '../dev/score.js';
@@ -27,16 +28,16 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  let runs = join(REPO_ROOT, 'training', 'runs', 'container');
-  let limit = 0;
-  let jsonOut = '';
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') runs = resolve(argv[++i]);
-    else if (argv[i] === '--limit') limit = Number.parseInt(argv[++i], 10);
-    else if (argv[i] === '--json') jsonOut = resolve(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]}: usage container-eval.ts [--runs DIR] [--limit N] [--json OUT]`);
-  }
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: join(REPO_ROOT, 'training', 'runs', 'container') },
+      limit: { type: 'string', default: '0' },
+      json: { type: 'string', default: '' },
+    },
+  });
+  const runs = resolve(values.runs);
+  const limit = Number.parseInt(values.limit, 10);
+  const jsonOut = values.json === '' ? '' : resolve(values.json);
   const summary = JSON.parse(readFileSync(join(runs, 'summary.json'), 'utf8')) as { labelShare: number };
   const variants: [string, ContainerModel][] = readdirSync(runs)
     .filter((f) => f.endsWith('.json') && f !== 'summary.json')

@@ -37,52 +37,139 @@ L2_DOC = 1e-1        # per-page models see ~1 positive: strong L2 keeps them fin
 HIT_SHARE = 0.9      # "the container holds the content": >= 90% of the content characters
 
 
+def main():
+    args = parse_args()
+    np.random.seed(SEED)
+    os.makedirs(args.runs, exist_ok=True)
+
+    columns, table, pages = load(args.data)
+    train = [p for p in pages if p["split"] == "train"]
+    val = [p for p in pages if p["split"] == "val"]
+    print(f"{len(train)} train pages, {len(val)} val pages, {table.shape[0]} candidates")
+
+    share, label_table = choose_label_share(table, columns, train, args.label_share)
+    gold_train = label_nodes(table, columns, train, share)
+    gold_val = label_nodes(table, columns, val, share)
+    baselines = {
+        "oracle": summarise(table, columns, val, gold_val, gold_val),
+        "root": summarise(table, columns, val, [0] * len(val), gold_val),  # candidate 0 is the CDOM root ("everything")
+    }
+    targets = training_targets(table, columns, train + val, gold_train + gold_val, share, args.positives)
+    variants = fit_variants(table, columns, train, val, gold_val, targets)
+    write_outputs(args, variants, label_table, share, baselines, len(train), len(val))
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default=os.path.join(ROOT, "training", "data", "container"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "models", "container.json"))
+    ap.add_argument("--runs", default=os.path.join(ROOT, "training", "runs", "container"))
+    ap.add_argument("--label-share", type=float, default=None, help="fix the label share instead of choosing it")
+    ap.add_argument("--positives", choices=["smallest", "chain"], default="smallest",
+                    help="train positives: the smallest holding node only, or every node holding the share (its ancestors too)")
+    return ap.parse_args()
+
+
 def load(data_dir):
+    """The candidate table of training/container-dataset.ts: its columns, the rows [n_candidates, n_columns] and the
+    pages that have content and candidates (each page's rows are table[offset : offset + count])."""
     with open(os.path.join(data_dir, "index.json")) as f:
         index = json.load(f)
-    cols = index["columns"]
-    a = np.fromfile(os.path.join(data_dir, "candidates.f32"), dtype="<f4").reshape(-1, len(cols)).astype(np.float64)
+    columns = index["columns"]
+    table = np.fromfile(os.path.join(data_dir, "candidates.f32"), dtype="<f4").reshape(-1, len(columns)).astype(np.float64)
     pages = [p for p in index["pages"] if p["contentChars"] > 0 and p["count"] > 0]
-    return index, cols, a, pages
+    return columns, table, pages
 
 
-def labels_for(a, cols, pages, share):
+def rows_of(table, page):
+    return table[page["offset"] : page["offset"] + page["count"]]
+
+
+def choose_label_share(table, columns, train, fixed_share):
+    """The label share whose label node, kept as it is, extracts best on the train pages (unless one is given)."""
+    label_table = {}
+    for share in LABEL_SHARES:
+        label_table[share] = summarise(table, columns, train, label_nodes(table, columns, train, share))
+        m = label_table[share]
+        print(f"label share {share:.2f}: train oracle recall {m['recall']:.3f} precision {m['precision']:.3f} charF1 {m['charF1']:.3f}")
+    share = fixed_share if fixed_share is not None else max(LABEL_SHARES, key=lambda s: label_table[s]["charF1"])
+    print(f"label share {share}")
+    return share, label_table
+
+
+def label_nodes(table, columns, pages, share):
     """Per page: index (within the page) of the smallest candidate holding >= share of the content chars."""
-    nc, cc = cols.index("node_chars"), cols.index("content_chars")
+    node_chars, content_chars = columns.index("node_chars"), columns.index("content_chars")
     out = []
-    for p in pages:
-        rows = a[p["offset"] : p["offset"] + p["count"]]
-        ok = np.where(rows[:, cc] >= share * p["contentChars"] - 1e-6)[0]
-        out.append(int(ok[np.argmin(rows[ok, nc])]))  # argmin: first (pre-order, outermost) on ties
+    for page in pages:
+        rows = rows_of(table, page)
+        holding = np.where(rows[:, content_chars] >= share * page["contentChars"] - 1e-6)[0]
+        out.append(int(holding[np.argmin(rows[holding, node_chars])]))  # argmin: first (pre-order, outermost) on ties
     return out
 
 
-def page_scores(a, cols, p, idx):
-    """Char recall, precision, F1 of keeping candidate idx of page p."""
-    nc, cc = cols.index("node_chars"), cols.index("content_chars")
-    r = a[p["offset"] + idx]
-    rec = r[cc] / p["contentChars"]
-    prec = r[cc] / r[nc] if r[nc] > 0 else 0.0
-    f1 = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
-    return rec, prec, f1
+def training_targets(table, columns, pages, gold, share, positives):
+    """Target per candidate row: 1 for each page's label node ('chain': also every node holding the share)."""
+    targets = np.zeros(table.shape[0])
+    content_chars = columns.index("content_chars")
+    for page, label in zip(pages, gold):
+        if positives == "chain":
+            rows = slice(page["offset"], page["offset"] + page["count"])
+            targets[rows] = (table[rows, content_chars] >= share * page["contentChars"] - 1e-6).astype(np.float64)
+        targets[page["offset"] + label] = 1.0
+    return targets
 
 
-def summarise(a, cols, pages, chosen, gold=None):
-    s = np.array([page_scores(a, cols, p, i) for p, i in zip(pages, chosen)])
-    out = {
-        "pages": len(pages),
-        "hit90": float(np.mean(s[:, 0] >= HIT_SHARE)),
-        "recall": float(s[:, 0].mean()),
-        "precision": float(s[:, 1].mean()),
-        "charF1": float(s[:, 2].mean()),
-    }
-    if gold is not None:
-        out["exact"] = float(np.mean(np.array(chosen) == np.array(gold)))
-    return out
+def fit_variants(table, columns, train, val, gold_val, targets):
+    """The four variants (patent / extended features x single / ensemble models), each with its k chosen on val."""
+    train_rows = np.concatenate([np.arange(p["offset"], p["offset"] + p["count"]) for p in train])
+    variants = {}
+    for feature_set, features in (("patent", PATENT), ("extended", PATENT + EXTRA)):
+        feature_columns = [columns.index(f) for f in features]
+        x_train = table[train_rows][:, feature_columns]
+        mean = x_train.mean(axis=0)
+        std = x_train.std(axis=0)
+        std[std == 0] = 1.0
+        y = targets[train_rows]
+        models = {
+            "single": [fit_single((x_train - mean) / std, y)],
+            "ensemble": fit_ensemble(table, train, targets, feature_columns, mean, std),
+        }
+        for model_kind, model_list in models.items():
+            by_k = evaluate_by_k(model_list, table, columns, features, mean, std, val, gold_val)
+            key = f"{feature_set}-{model_kind}"
+            best_k = max(KS, key=lambda k: (by_k[k]["charF1"], -k))
+            patent_k = max(K_CHOICES, key=lambda k: (by_k[k]["charF1"], -k))
+            variants[key] = {"features": features, "mean": mean.tolist(), "std": std.tolist(), "models": model_list,
+                             "val": {str(k): v for k, v in by_k.items()}, "k": best_k, "kPatent": patent_k}
+            for k in KS:
+                m = by_k[k]
+                print(f"{key:18s} k={k}: hit90 {m['hit90']:.3f} recall {m['recall']:.3f} precision {m['precision']:.3f} "
+                      f"charF1 {m['charF1']:.3f} exact {m['exact']:.3f}{'  <- k' if k == best_k else ''}"
+                      f"{'  <- k in 4..6' if k == patent_k else ''}")
+    return variants
 
 
-def sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+def fit_single(z, y):
+    """One model over all train candidates, positives up-weighted to balance the classes."""
+    positives = y.sum()
+    sample_weight = np.where(y == 1, (y.size - positives) / positives, 1.0)
+    weights, bias = fit_logistic(z, y, sample_weight, L2_SINGLE)
+    return {"weights": weights.tolist(), "bias": bias}
+
+
+def fit_ensemble(table, train, targets, feature_columns, mean, std):
+    """The patent's per-document ensemble (claims 6-7): one model per train page with both classes."""
+    ensemble = []
+    for page in train:
+        rows = np.arange(page["offset"], page["offset"] + page["count"])
+        y = targets[rows]
+        if y.sum() == 0 or y.sum() == y.size:
+            continue
+        sample_weight = np.where(y == 1, (y.size - y.sum()) / y.sum(), 1.0)
+        weights, bias = fit_logistic((table[rows][:, feature_columns] - mean) / std, y, sample_weight, L2_DOC)
+        ensemble.append({"weights": weights.tolist(), "bias": bias})
+    return ensemble
 
 
 def fit_logistic(x, y, sample_weight, l2, iters=30):
@@ -104,8 +191,18 @@ def fit_logistic(x, y, sample_weight, l2, iters=30):
     return w[:-1], float(w[-1])
 
 
-def decide(scores, depths, k):
-    """Deepest of the k best (ties in depth: higher score, then earlier) -- as deepestOfTopK in container.ts."""
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def mean_probability(models, x):
+    """Mean probability of the models. x: [n, d] standardised."""
+    return np.mean([sigmoid(x @ np.asarray(m["weights"]) + m["bias"]) for m in models], axis=0)
+
+
+def deepest_of_top_k(scores, depths, k):
+    """Deepest of the k best (ties in depth: higher score, then earlier) -- as deepestOfTopK in
+    src/model/container-model.ts."""
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: max(1, k)]
     best = order[0]
     for i in order[1:]:
@@ -114,102 +211,47 @@ def decide(scores, depths, k):
     return best
 
 
-def predict(models, x):
-    """Mean probability of the models. x: [n, d] standardised."""
-    return np.mean([sigmoid(x @ np.asarray(m["weights"]) + m["bias"]) for m in models], axis=0)
-
-
-def evaluate(models, a, cols, feats, mean, std, pages, gold):
-    fi = [cols.index(f) for f in feats]
-    di = cols.index("depth")
-    res = {}
+def evaluate_by_k(models, table, columns, features, mean, std, pages, gold):
+    """summarise() of the models' choice on `pages` for every k of KS."""
+    feature_columns = [columns.index(f) for f in features]
+    depth = columns.index("depth")
     picks = {k: [] for k in KS}
-    for p in pages:
-        rows = a[p["offset"] : p["offset"] + p["count"]]
-        s = predict(models, (rows[:, fi] - mean) / std)
+    for page in pages:
+        rows = rows_of(table, page)
+        scores = mean_probability(models, (rows[:, feature_columns] - mean) / std)
         for k in KS:
-            picks[k].append(decide(s, rows[:, di], k))
-    for k in KS:
-        res[k] = summarise(a, cols, pages, picks[k], gold)
-    return res
+            picks[k].append(deepest_of_top_k(scores, rows[:, depth], k))
+    return {k: summarise(table, columns, pages, picks[k], gold) for k in KS}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=os.path.join(ROOT, "training", "data", "container"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "models", "container.json"))
-    ap.add_argument("--runs", default=os.path.join(ROOT, "training", "runs", "container"))
-    ap.add_argument("--label-share", type=float, default=None, help="fix the label share instead of choosing it")
-    ap.add_argument("--positives", choices=["smallest", "chain"], default="smallest",
-                    help="train positives: the smallest holding node only, or every node holding the share (its ancestors too)")
-    args = ap.parse_args()
-    np.random.seed(SEED)
-    os.makedirs(args.runs, exist_ok=True)
+def keep_scores(table, columns, page, idx):
+    """Char recall, precision, F1 of keeping candidate idx of the page."""
+    node_chars, content_chars = columns.index("node_chars"), columns.index("content_chars")
+    row = table[page["offset"] + idx]
+    recall = row[content_chars] / page["contentChars"]
+    precision = row[content_chars] / row[node_chars] if row[node_chars] > 0 else 0.0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
+    return recall, precision, f1
 
-    index, cols, a, pages = load(args.data)
-    train = [p for p in pages if p["split"] == "train"]
-    val = [p for p in pages if p["split"] == "val"]
-    print(f"{len(train)} train pages, {len(val)} val pages, {a.shape[0]} candidates")
 
-    # 1. label share: the label node's own quality as an extractor, on train pages
-    label_table = {}
-    for share in LABEL_SHARES:
-        label_table[share] = summarise(a, cols, train, labels_for(a, cols, train, share))
-        m = label_table[share]
-        print(f"label share {share:.2f}: train oracle recall {m['recall']:.3f} precision {m['precision']:.3f} charF1 {m['charF1']:.3f}")
-    share = args.label_share if args.label_share is not None else max(LABEL_SHARES, key=lambda s: label_table[s]["charF1"])
-    print(f"label share {share}")
-    gold_train = labels_for(a, cols, train, share)
-    gold_val = labels_for(a, cols, val, share)
-    oracle_val = summarise(a, cols, val, gold_val, gold_val)
-    root_val = summarise(a, cols, val, [0] * len(val), gold_val)  # candidate 0 is the CDOM root ("everything")
+def summarise(table, columns, pages, chosen, gold=None):
+    """Means over the pages of keeping the chosen candidate of each (and the share equal to the gold one)."""
+    s = np.array([keep_scores(table, columns, p, i) for p, i in zip(pages, chosen)])
+    out = {
+        "pages": len(pages),
+        "hit90": float(np.mean(s[:, 0] >= HIT_SHARE)),
+        "recall": float(s[:, 0].mean()),
+        "precision": float(s[:, 1].mean()),
+        "charF1": float(s[:, 2].mean()),
+    }
+    if gold is not None:
+        out["exact"] = float(np.mean(np.array(chosen) == np.array(gold)))
+    return out
 
-    train_rows = np.concatenate([np.arange(p["offset"], p["offset"] + p["count"]) for p in train])
-    y_all = np.zeros(a.shape[0])
-    cc = cols.index("content_chars")
-    for p, g in zip(train + val, gold_train + gold_val):
-        if args.positives == "chain":
-            r = slice(p["offset"], p["offset"] + p["count"])
-            y_all[r] = (a[r, cc] >= share * p["contentChars"] - 1e-6).astype(np.float64)
-        y_all[p["offset"] + g] = 1.0
 
-    variants = {}
-    for fname, feats in (("patent", PATENT), ("extended", PATENT + EXTRA)):
-        fi = [cols.index(f) for f in feats]
-        x_train = a[train_rows][:, fi]
-        mean = x_train.mean(axis=0)
-        std = x_train.std(axis=0)
-        std[std == 0] = 1.0
-        z_train = (x_train - mean) / std
-        y = y_all[train_rows]
-        # single model, classes balanced
-        pos = y.sum()
-        sw = np.where(y == 1, (y.size - pos) / pos, 1.0)
-        w, b = fit_logistic(z_train, y, sw, L2_SINGLE)
-        single = [{"weights": w.tolist(), "bias": b}]
-        # per-document ensemble (claims 6-7)
-        ensemble = []
-        for p in train:
-            r = np.arange(p["offset"], p["offset"] + p["count"])
-            yp = y_all[r]
-            if yp.sum() == 0 or yp.sum() == yp.size:
-                continue
-            swp = np.where(yp == 1, (yp.size - yp.sum()) / yp.sum(), 1.0)
-            wp, bp = fit_logistic((a[r][:, fi] - mean) / std, yp, swp, L2_DOC)
-            ensemble.append({"weights": wp.tolist(), "bias": bp})
-        for mname, models in (("single", single), ("ensemble", ensemble)):
-            res = evaluate(models, a, cols, feats, mean, std, val, gold_val)
-            key = f"{fname}-{mname}"
-            best_k = max(KS, key=lambda k: (res[k]["charF1"], -k))
-            patent_k = max(K_CHOICES, key=lambda k: (res[k]["charF1"], -k))
-            variants[key] = {"features": feats, "mean": mean.tolist(), "std": std.tolist(), "models": models,
-                             "val": {str(k): v for k, v in res.items()}, "k": best_k, "kPatent": patent_k}
-            for k in KS:
-                m = res[k]
-                print(f"{key:18s} k={k}: hit90 {m['hit90']:.3f} recall {m['recall']:.3f} precision {m['precision']:.3f} "
-                      f"charF1 {m['charF1']:.3f} exact {m['exact']:.3f}{'  <- k' if k == best_k else ''}"
-                      f"{'  <- k in 4..6' if k == patent_k else ''}")
-
+def write_outputs(args, variants, label_table, share, baselines, n_train, n_val):
+    """Every variant to runs/ (container-eval.ts compares them by word-F1), the best one to models/container.json,
+    and the summary."""
     date = datetime.date.today().isoformat()
     positives = args.positives
     command = ("npx tsx training/container-dataset.ts && /usr/bin/python3 training/container.py"
@@ -231,11 +273,10 @@ def main():
             "decision": "deepest (largest depth) of the k highest-probability candidates",
             "label": f"positive: {positives}; the smallest CDOM internal node holding >= {share} of the aligned content characters",
             "kPatent": v["kPatent"],
-            "metrics": {"val": v["val"][str(k)], "valPatentK": v["val"][str(v["kPatent"])], "valPages": len(val),
-                        "trainPages": len(train), "hitShare": HIT_SHARE, "positives": positives},
+            "metrics": {"val": v["val"][str(k)], "valPatentK": v["val"][str(v["kPatent"])], "valPages": n_val,
+                        "trainPages": n_train, "hitShare": HIT_SHARE, "positives": positives},
         }
 
-    # every variant to runs/ (the eval script compares them with word-F1); the best single-model variant ships
     for key in variants:
         with open(os.path.join(args.runs, f"{key}.json"), "w") as f:
             json.dump(model_json(key), f)
@@ -246,14 +287,14 @@ def main():
     summary = {
         "date": date, "command": command, "labelShare": share,
         "labelTable": {str(s): v for s, v in label_table.items()},
-        "val": {"oracle": oracle_val, "root": root_val,
+        "val": {"oracle": baselines["oracle"], "root": baselines["root"],
                 **{key: {"k": v["k"], "byK": v["val"]} for key, v in variants.items()}},
-        "positives": args.positives, "shipped": ship, "trainPages": len(train), "valPages": len(val),
+        "positives": positives, "shipped": ship, "trainPages": n_train, "valPages": n_val,
     }
     with open(os.path.join(args.runs, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    print(f"oracle val: {oracle_val}")
-    print(f"root val: {root_val}")
+    print(f"oracle val: {baselines['oracle']}")
+    print(f"root val: {baselines['root']}")
     print(f"shipped {ship} (k={variants[ship]['k']}) -> {os.path.relpath(args.out, ROOT)}")
 
 

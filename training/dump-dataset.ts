@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { type PageType, loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { tokenize } from '../dev/score.js';
@@ -73,25 +74,25 @@ interface Args {
   report: boolean;
 }
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { set: 'pith', limit: 0, out: '', minCoverage: MIN_COVERAGE, report: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--set') {
-      const v = value();
-      if (v !== 'pith' && v !== 'paper') throw new Error(`--set must be "pith" or "paper", got "${v}"`);
-      args.set = v;
-    } else if (a === '--limit') args.limit = Number.parseInt(value(), 10);
-    else if (a === '--out') args.out = value();
-    else if (a === '--min-coverage') args.minCoverage = Number.parseFloat(value());
-    else if (a === '--no-report') args.report = false;
-    else throw new Error(`unknown argument ${a}: usage npm run dump -- --set pith|paper [--limit N] [--out DIR] [--min-coverage X] [--no-report]`);
-  }
+function readArgs(argv: string[]): Args {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      set: { type: 'string', default: 'pith' },
+      limit: { type: 'string', default: '0' },
+      out: { type: 'string', default: '' },
+      'min-coverage': { type: 'string', default: String(MIN_COVERAGE) },
+      'no-report': { type: 'boolean', default: false },
+    },
+  });
+  if (values.set !== 'pith' && values.set !== 'paper') throw new Error(`--set must be "pith" or "paper", got "${values.set}"`);
+  const args: Args = {
+    set: values.set,
+    limit: Number.parseInt(values.limit, 10),
+    out: values.out,
+    minCoverage: Number.parseFloat(values['min-coverage']),
+    report: !values['no-report'],
+  };
   if (!Number.isFinite(args.limit) || args.limit < 0) throw new Error('--limit must be a non-negative integer');
   if (!(args.minCoverage >= 0 && args.minCoverage <= 1)) throw new Error('--min-coverage must be in [0, 1]');
   args.out = resolve(args.out || join(REPO_ROOT, 'training', 'data', args.set));
@@ -122,7 +123,7 @@ function hashFiles(paths: string[]): string {
 }
 
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+  const args = readArgs(process.argv.slice(2));
   const t0 = performance.now();
   const version = codeVersion();
   if (version.parseCodeDirty) process.stderr.write('warning: src/parse has uncommitted changes; the dump records this\n');

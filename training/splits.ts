@@ -13,6 +13,7 @@
 //    groups to the side holding most of its pages. Clusters and moves are recorded in splits.json.
 
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { type CorpusPage, PAGE_TYPES, type PageType, iterateCorpus, listPageIds } from '../dev/corpus.js';
 import { SPLITS_PATH } from '../dev/splits.js';
 import { LshIndex, minhashOfShingles, shingleHashes } from '../src/fingerprint/minhash.js';
@@ -299,7 +300,7 @@ function main(): void {
     texts.push({ id: p.id, page: visibleText(p.html), groundTruth: p.groundTruth.mainContent });
     if (infos.length % 200 === 0) process.stderr.write(`read ${infos.length}/${ids.length}\n`);
   }
-  if (process.argv.includes('--survey')) return survey(infos, texts);
+  if (parseArgs({ options: { survey: { type: 'boolean', default: false } } }).values.survey) return survey(infos, texts);
   const { pairs, candidates } = findNearDuplicates(texts);
   process.stderr.write(`LSH candidates ${candidates}, near-duplicate pairs ${pairs.length}\n`);
   const splits = makeSplits(infos, pairs);

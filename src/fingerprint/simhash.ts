@@ -2,16 +2,16 @@
 // Pure, no dependencies, no Node or Web APIs: 32-bit integer arithmetic only (two 32-bit halves), so the value
 // computed in Node equals the one computed in workerd, on any platform.
 //
-// Why SimHash (and not the MinHash signature of dev/minhash.ts, a dev tool) in every JSON answer:
+// Why SimHash (and not the MinHash signature of ./minhash.ts) in every JSON answer:
 // - compact: 64 bits, written as 16 hex digits, fits a database BIGINT or a short string column; a 128-slot
 //   MinHash signature is 512 bytes (684 in base64) on every answer;
-// - cheap: one pass over the words (about 0.1 ms for a 1,000-word article in Node) where a 128-slot MinHash
-//   over character shingles costs about 3 ms, and /v1/extract answers JSON by default;
+// - cheap: one pass over the words (about 0.13 ms for 1,000 words in Node, 4x less than a 128-slot MinHash over
+//   character shingles: `npx tsx eval/bench-fingerprint.ts`), and /v1/extract answers JSON by default;
 // - searchable at scale: near-duplicates are fingerprints within a small Hamming distance (<= 3 of 64 bits,
 //   Manku, Jain & Das Sarma, WWW 2007), and by the pigeonhole principle two fingerprints that differ in at most
 //   3 bits agree exactly on at least one of 4 16-bit bands, so an exact-match index on simhashBands() finds
 //   every such pair without comparing all pairs.
-// MinHash remains the tool for a graded Jaccard estimate (the training split uses it); it is in dev/minhash.ts.
+// MinHash remains the tool for a graded Jaccard estimate (the training split uses it); it is in ./minhash.ts.
 //
 // Method (Charikar 2002): the text is normalised (NFC, lower case) and cut into words (runs of letters, digits
 // and marks; each Han, Hiragana or Katakana character is a word of its own, since those scripts do not space

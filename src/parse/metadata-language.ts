@@ -1,5 +1,7 @@
 // The page's language: a language tag from the markup, normalised, or a light guess from the text.
 
+import { STOPWORDS_BY_LANGUAGE } from './stopwords.js';
+
 const LANG_TAG = /^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{2}|\d{3}))?(?:[-_].*)?$/;
 
 /** "en_us" -> "en-US"; null for what is not a language tag. */
@@ -23,15 +25,9 @@ const SCRIPTS: Array<[RegExp, string]> = [
   [/[\u0e00-\u0e7f]/g, 'th'],
   [/[\u0900-\u097f]/g, 'hi'],
 ];
-const STOPWORDS: Array<[string, ReadonlySet<string>]> = [
-  ['en', new Set(['the', 'and', 'of', 'to', 'in', 'is', 'that', 'for', 'it', 'with', 'as', 'was', 'on', 'are', 'this', 'you', 'be', 'by'])],
-  ['de', new Set(['der', 'die', 'und', 'das', 'ist', 'nicht', 'mit', 'den', 'ein', 'eine', 'zu', 'von', 'auf', 'sich', 'für', 'dem', 'auch'])],
-  ['fr', new Set(['le', 'la', 'les', 'et', 'des', 'est', 'une', 'un', 'du', 'pour', 'que', 'dans', 'pas', 'qui', 'sur', 'au', 'avec'])],
-  ['es', new Set(['el', 'la', 'los', 'las', 'y', 'que', 'es', 'en', 'por', 'una', 'con', 'para', 'del', 'se', 'como', 'más', 'pero'])],
-  ['it', new Set(['il', 'la', 'che', 'di', 'e', 'è', 'per', 'una', 'sono', 'con', 'non', 'gli', 'della', 'del', 'anche', 'più', 'nel'])],
-  ['pt', new Set(['o', 'a', 'os', 'as', 'que', 'de', 'do', 'da', 'em', 'um', 'uma', 'para', 'com', 'não', 'é', 'por', 'mais'])],
-  ['nl', new Set(['de', 'het', 'een', 'en', 'van', 'is', 'dat', 'op', 'te', 'niet', 'zijn', 'met', 'voor', 'ook', 'maar', 'aan'])],
-];
+/** Languages told apart by their stop words (stopwords.ts), in this order on a tie. */
+const STOPWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
+const STOPWORDS: Array<[string, ReadonlySet<string>]> = STOPWORD_LANGUAGES.map((lang) => [lang, STOPWORDS_BY_LANGUAGE[lang]]);
 const LATIN_WORD = /[\p{L}']+/gu;
 
 /** A light guess from the writing system, then from stop words; null when the sample is too small to tell. */

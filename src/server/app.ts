@@ -11,7 +11,8 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../errors.js';
 import type { Extraction, OutputFormat } from '../types.js';
 import { enforceRateLimit, requireToken } from './access.js';
-import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from './cache.js';
+import { articleKey, storeArticle } from './article-cache.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
 import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
@@ -34,7 +35,7 @@ const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 /** Rate limit, then token: both before any work. */
 async function admit(c: AppContext, options: RequestOptions, settings: Settings): Promise<void> {
   await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  requireToken(c.req.raw, options.token, settings);
+  await requireToken(c.req.raw, options.token, settings);
 }
 
 function nonEmpty(extraction: Extraction): Extraction {
@@ -58,11 +59,10 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const modelVersion = extractor.modelVersion;
   const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
-  const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = settings.cacheTtlS > 0;
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: true };
-  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
   if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
@@ -73,18 +73,21 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
     { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, debug: options.debug },
     { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
   );
-  // Stored even on a bypass: nocache=1 refreshes the cached copy. Errors never get here.
-  if (cacheable && !(c.req.header('cache-control') ?? '').toLowerCase().includes('no-store')) {
-    cacheStore(c.executionCtx, key, response, settings.cacheTtlS);
-  }
-  if (etagMatches(ifNoneMatch, response.headers.get('etag'))) {
-    const notModified = new Response(null, { status: 304, headers: { etag: response.headers.get('etag') ?? '', 'x-cache': 'MISS', 'cache-control': response.headers.get('cache-control') ?? '' } });
-    return withClientCacheHeaders(notModified, clientHeaders);
+  // Errors never get here: only a successful, non-empty extraction is stored.
+  const stored = storeMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
+  // the article alone too, for the feed proxy (article-cache.ts)
+  if (stored && format === 'html' && !options.debug && extraction.html !== undefined) {
+    storeArticle(c.executionCtx, articleKey(target, modelVersion, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
   }
   return withClientCacheHeaders(response, clientHeaders);
 }
 
-/** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}. */
+/**
+ * Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}.
+ * Not hono/body-limit: with a Content-Length (and no Transfer-Encoding) it checks only the header and passes the
+ * stream on uncounted, and its limit is fixed when the middleware is built, where ours comes from the env per
+ * request; readLimited() counts the bytes actually read, the same reader the page fetcher uses.
+ */
 async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
   const contentType = c.req.header('content-type') ?? '';
   const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
@@ -165,7 +168,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.get('/robots.txt', (c) => c.text(ROBOTS_TXT));
   app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } }));
 
-  app.get('/v1/extract', async (c) => {
+  app.get('/v1/extract', conditionalGet, async (c) => {
     const options = parseOptions(new URL(c.req.url).searchParams);
     const url = c.req.query('url') ?? c.req.query('pith_url');
     if (url === undefined || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/extract?url=https://example.com/article');
@@ -190,7 +193,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.all('/v1/*', (c) => onNotFound(c));
 
   // The prefix form: everything else is a target URL.
-  app.get('/*', async (c) => {
+  app.get('/*', conditionalGet, async (c) => {
     const requestUrl = new URL(c.req.url);
     const settings = settingsOf(c.env);
     const { target, options } = splitPrefixTarget(requestUrl.pathname + requestUrl.search, settings.token !== '');

@@ -7,6 +7,8 @@
 // ETag. Only successful, non-empty extractions are stored; callers never pass errors here.
 // Writes go through ctx.waitUntil so the response is not held up by them.
 
+import { etag, RETAINED_304_HEADERS } from 'hono/etag';
+
 const CACHE_PATH = '/__pith-cache/v1/';
 
 export interface CacheKeyParts {
@@ -50,18 +52,11 @@ export async function cacheLookup(key: Request): Promise<Response | undefined> {
   return caches.default.match(key);
 }
 
-/**
- * The cached answer for `key`, unless the request bypasses the cache: the stored response marked `X-Cache: HIT`, or a
- * 304 when the request's If-None-Match matches its ETag. Undefined on a miss or a bypass.
- */
-export async function serveCached(request: Request, key: Request, bypass: boolean): Promise<Response | undefined> {
+/** The cached answer for `key` marked `X-Cache: HIT`, unless the request bypasses the cache. Undefined on a miss. */
+export async function serveCached(key: Request, bypass: boolean): Promise<Response | undefined> {
   if (bypass) return undefined;
   const hit = await cacheLookup(key);
   if (hit === undefined) return undefined;
-  const etag = hit.headers.get('etag');
-  if (etagMatches(request.headers.get('if-none-match'), etag)) {
-    return new Response(null, { status: 304, headers: { etag: etag ?? '', 'x-cache': 'HIT', 'cache-control': hit.headers.get('cache-control') ?? '' } });
-  }
   const response = new Response(hit.body, hit);
   response.headers.set('x-cache', 'HIT');
   return response;
@@ -81,20 +76,31 @@ export function cacheStore(ctx: WaitUntil, key: Request, response: Response, ttl
   ctx.waitUntil(caches.default.put(key, copy).catch((err: unknown) => console.error('pith: cache write failed', err)));
 }
 
+/**
+ * The end of the cached-answer flow of every route (extract and feed), after a miss: stores `response` under
+ * `key` for `ttlS` seconds (0: not stored; nor when the request says Cache-Control: no-store; a bypass still
+ * stores, so nocache=1 refreshes the copy); true when it stored. A matching If-None-Match then becomes a 304 in
+ * conditionalGet.
+ */
+export function storeMiss(request: Request, ctx: WaitUntil, key: Request, response: Response, ttlS: number): boolean {
+  if (ttlS <= 0 || (request.headers.get('cache-control') ?? '').toLowerCase().includes('no-store')) return false;
+  cacheStore(ctx, key, response, ttlS);
+  return true;
+}
+
+/**
+ * Hono's ETag middleware on the cached routes: a GET whose If-None-Match matches the answer's ETag gets a 304 with
+ * the ETag, Cache-Control, X-Cache and X-Pith-Items. Every answer of these routes carries its ETag already (stored
+ * with the cached copy, or etagFor() of a fresh one), so the middleware never hashes a body itself.
+ */
+export const conditionalGet = etag({ retainedHeaders: [...RETAINED_304_HEADERS, 'x-cache', 'x-pith-items'] });
+
 /** A strong ETag for a body: the first 128 bits of its SHA-256. */
 export async function etagFor(body: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)));
   let hex = '';
   for (let i = 0; i < 16; i++) hex += digest[i].toString(16).padStart(2, '0');
   return `"${hex}"`;
-}
-
-/** True when an If-None-Match header matches `etag`. */
-export function etagMatches(ifNoneMatch: string | null, etag: string | null): boolean {
-  if (ifNoneMatch === null || etag === null) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
 }
 
 /**

@@ -31,10 +31,14 @@ export interface Settings {
   rateLimitPerMin: number;
 }
 
-function numberVar(value: string | undefined, fallback: number, name: string): number {
+/** A numeric variable: `fallback` when unset or blank; throws (saying how to fix it) below `min` or not a number. */
+export function numberVar(value: string | undefined, fallback: number, name: string, min = 0): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}="${value}" is not a non-negative number: fix the variable in wrangler.toml or --var`);
+  if (!Number.isFinite(n) || n < min) {
+    const what = min === 0 ? 'a non-negative number' : `a number >= ${min}`;
+    throw new Error(`${name}="${value}" is not ${what}: fix the variable in wrangler.toml or --var`);
+  }
   return n;
 }
 

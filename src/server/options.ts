@@ -22,8 +22,9 @@ export interface RequestOptions {
 }
 
 const PREFIX = 'pith_';
-const FLAG_VALUE = /^(?:1|0|true|false|yes|no|on|off)$/i;
-const TRUE_VALUE = /^(?:1|true|yes|on)$/i;
+/** Values of a flag option (nocache=, debug=, the feed's dedupe=); TRUE_VALUE the ones that turn it on. */
+export const FLAG_VALUE = /^(?:1|0|true|false|yes|no|on|off)$/i;
+export const TRUE_VALUE = /^(?:1|true|yes|on)$/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const HTTP_SINGLE_SLASH = /^(https?):\/+/i; // proxies sometimes fold "//" into "/"
 const ENCODED_SCHEME = /^https?%3a/i;

@@ -14,11 +14,13 @@
 //   /big-gzip               6 MB of HTML, gzip-compressed (about 30 kB on the wire)
 //   /image.png              a PNG image                                   /no-type     HTML without Content-Type
 //   /text                   text/plain                                    /xhtml       application/xhtml+xml page
+//   /fixture-pages/<name>   test/fixtures/pages/<name>/source.html as text/html (the page's <meta> names its charset);
+//                           the pages' names and expected.json are provided as inject('fixturePages')
 //   /feeds/<file>?id=<id>[&type=<media type>]   test/fixtures/feeds/<file> with {{BASE}} (this server) and {{ID}}
 //                           filled in; the type from the extension (FEED_TYPES) unless ?type= says otherwise
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -27,6 +29,16 @@ import { startRawUpstream } from '../hostile/raw-upstream';
 const FIXTURES = new URL('../fixtures/server/', import.meta.url);
 const SIX_MB = 6 * 1024 * 1024;
 const FEEDS = new URL('../fixtures/feeds/', import.meta.url);
+const FIXTURE_PAGES = new URL('../fixtures/pages/', import.meta.url);
+
+/** Folder names of the fixture pages with their parsed expected.json (see test/suites/fixture-pages.ts). */
+function fixturePages(): Array<{ name: string; expected: unknown }> {
+  return readdirSync(FIXTURE_PAGES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/expected.json`, FIXTURE_PAGES)))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => ({ name, expected: JSON.parse(readFileSync(new URL(`${name}/expected.json`, FIXTURE_PAGES), 'utf8')) as unknown }));
+}
 const FEED_TYPES: Record<string, string> = {
   rss: 'application/rss+xml',
   atom: 'application/atom+xml',
@@ -155,6 +167,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
         return html('Just some plain text, not a page.', 'text/plain; charset=utf-8');
       case 'xhtml':
         return html(fixture('article-news') ?? '', 'application/xhtml+xml');
+      case 'fixture-pages': {
+        if (!/^[a-z0-9-]+$/.test(arg) || !existsSync(new URL(`${arg}/source.html`, FIXTURE_PAGES))) {
+          return html('<h1>not found</h1>', undefined, 404);
+        }
+        return html(readFileSync(new URL(`${arg}/source.html`, FIXTURE_PAGES)), 'text/html');
+      }
       case 'feeds': {
         const body = feedFixture(arg, `http://${req.headers.host ?? '127.0.0.1'}`, url.searchParams.get('id') ?? 'x');
         const type = url.searchParams.get('type') ?? FEED_TYPES[arg.slice(arg.lastIndexOf('.') + 1)];
@@ -169,6 +187,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   project.provide('pageServerPort', port);
+  project.provide('fixturePages', fixturePages());
   // The hostile corpus's raw socket upstream (test/hostile/raw-upstream.ts).
   const rawUpstream = await startRawUpstream();
   project.provide('rawServerPort', rawUpstream.port);
@@ -184,6 +203,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     pageServerPort: number;
+    fixturePages: Array<{ name: string; expected: unknown }>;
     rawServerPort: number;
   }
 }

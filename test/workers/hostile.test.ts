@@ -47,9 +47,10 @@ describe('hostile corpus in workerd', () => {
     const expected = expectedOutcomes(c, 'worker');
     const allowed = expected.map((code) => ({ status: code === 'ok' ? 200 : STATUS_OF[code], code }));
     it(`${c.name}: ${allowed.map((a) => `${a.code} (${a.status})`).join(' or ')} within ${c.budgetMs} ms, then /health answers`, async () => {
-      const started = Date.now();
       const vars = c.vars ?? {};
-      const first = await outcomeOf(await call(await requestsFor(c, 'json'), undefined, vars));
+      const request = await requestsFor(c, 'json'); // built before the clock starts: generating input is not pith's time
+      const started = Date.now();
+      const first = await outcomeOf(await call(request, undefined, vars));
       const elapsedMs = Date.now() - started;
       expect(allowed, first.body).toContainEqual({ status: first.status, code: first.code });
       expect(elapsedMs, `${c.name} took ${elapsedMs} ms`).toBeLessThan(c.budgetMs);

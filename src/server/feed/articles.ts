@@ -1,6 +1,7 @@
 // The articles of a feed's items: fetched and extracted through exactly what GET /v1/extract?format=html
-// uses (the guarded fetch, the Worker's extractor, the renderer and the edge cache under the same key), so an
-// article costs one extraction whichever route asks first, and polling a feed again costs only its new items.
+// uses (the guarded fetch, the Worker's extractor, the renderer), cached as articles (../article-cache.ts) and
+// as html-format answers, so an article costs one extraction whichever route asks first, and polling a feed
+// again costs only its new items.
 //
 // fillArticles() runs them a few at a time under one deadline. When the deadline passes the feed is answered
 // with what is done; articles still running go on in waitUntil so they reach the cache for the next poll, and
@@ -8,7 +9,8 @@
 
 import { PithError } from '../../errors.js';
 import type { Extractor } from '../extractor.js';
-import { cacheKeyFor, cacheLookup, cacheStore, etagFor, type WaitUntil } from '../cache.js';
+import { articleKey, cachedArticle, storeArticle } from '../article-cache.js';
+import { cacheKeyFor, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
 import { fetchPage } from '../fetch-page.js';
 import { renderExtraction } from '../format.js';
@@ -22,17 +24,6 @@ export interface ArticleContext {
   ctx: WaitUntil;
 }
 
-// The html format's document (format.ts) wraps the article in exactly these lines.
-const ARTICLE_OPEN = '<body>\n<article>\n';
-const ARTICLE_CLOSE = '\n</article>\n</body>';
-
-/** The article HTML inside a cached html-format document, or null when it is not one. */
-function articleOfDocument(document: string): string | null {
-  const open = document.indexOf(ARTICLE_OPEN);
-  const close = document.lastIndexOf(ARTICLE_CLOSE);
-  return open < 0 || close < open + ARTICLE_OPEN.length ? null : document.slice(open + ARTICLE_OPEN.length, close);
-}
-
 /**
  * The clean article HTML of `link`, from the extract cache or fetched and extracted (and then cached like
  * GET /v1/extract?format=html would). Null when the page has no main content. Throws PithError for
@@ -41,19 +32,18 @@ function articleOfDocument(document: string): string | null {
 export async function articleFor(link: string, context: ArticleContext): Promise<string | null> {
   const { extractor, settings } = context;
   const target = checkTarget(link, settings.allowHosts);
-  const key = cacheKeyFor({ kind: 'extract', target, format: 'html', options: {}, modelVersion: extractor.modelVersion }, context.origin);
+  const key = articleKey(target, extractor.modelVersion, context.origin);
   const cacheable = settings.cacheTtlS > 0;
   if (cacheable) {
-    const hit = await cacheLookup(key);
-    if (hit !== undefined) {
-      const article = articleOfDocument(await hit.text());
-      if (article !== null) return article;
-    }
+    const hit = await cachedArticle(key);
+    if (hit !== undefined) return hit;
   }
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
   const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: 'html' });
   if (extraction.text.trim() === '' || extraction.html === undefined) return null; // never cached, as in the extract route
   if (cacheable) {
+    storeArticle(context.ctx, key, extraction.html, settings.cacheTtlS);
+    // and the html-format answer, as GET /v1/extract?format=html would have stored it
     const { body, contentType } = renderExtraction('html', extraction, {
       url: page.url,
       finalUrl: page.finalUrl,
@@ -61,8 +51,8 @@ export async function articleFor(link: string, context: ArticleContext): Promise
       fetchMs: page.fetchMs,
       debug: false,
     });
-    const response = new Response(body, { headers: { 'content-type': contentType, etag: await etagFor(body) } });
-    cacheStore(context.ctx, key, response, settings.cacheTtlS);
+    const documentKey = cacheKeyFor({ kind: 'extract', target, format: 'html', options: {}, modelVersion: extractor.modelVersion }, context.origin);
+    cacheStore(context.ctx, documentKey, new Response(body, { headers: { 'content-type': contentType, etag: await etagFor(body) } }), settings.cacheTtlS);
   }
   return extraction.html;
 }

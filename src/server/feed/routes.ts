@@ -26,12 +26,12 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../extractor.js';
-import { cacheKeyFor, cacheStore, etagFor, etagMatches, serveCached, wantsBypass, withClientCacheHeaders } from '../cache.js';
-import { settingsOf, type Env } from '../env.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from '../cache.js';
+import { numberVar, settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../parse/charset.js';
 import { guardedFetch } from '../fetch-page.js';
 import { checkTarget } from '../guard.js';
-import { parseOptions, splitPrefixTarget, type RequestOptions } from '../options.js';
+import { FLAG_VALUE, TRUE_VALUE, parseOptions, splitPrefixTarget, type RequestOptions } from '../options.js';
 import { articleFor, fillArticles, type ItemStatus } from './articles.js';
 import { nearDuplicateItems } from './dedupe.js';
 import { FEED_CONTENT_TYPE, readFeed, spliceArticles } from './feed-xml.js';
@@ -55,17 +55,8 @@ export const MAX_ITEMS_CAP = 50;
 
 const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
 const MAX_VALUE = /^\d{1,6}$/;
-const FLAG_VALUE = /^(?:1|0|true|false|yes|no|on|off)$/i;
-const TRUE_VALUE = /^(?:1|true|yes|on)$/i;
 
 type FeedAppEnv = { Bindings: FeedEnv };
-
-function numberVar(value: string | undefined, fallback: number, name: string, min = 0): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name}="${value}" is not a number >= ${min}: fix the variable in wrangler.toml or --var`);
-  return n;
-}
 
 const feedSettingsCache = new WeakMap<object, FeedSettings>();
 
@@ -132,17 +123,16 @@ async function serveFeed(
   const settings = settingsOf(c.env);
   const feedSettings = feedSettingsOf(c.env);
   await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  requireToken(c.req.raw, options.token, settings);
+  await requireToken(c.req.raw, options.token, settings);
   const max = parseMax(maxValue);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const origin = new URL(c.req.url).origin;
   const keyOptions: Record<string, string> = dedupe ? { max: String(max), dedupe: '1' } : { max: String(max) };
   const key = cacheKeyFor({ kind: 'feed', target, format: 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
-  const ifNoneMatch = c.req.header('if-none-match') ?? null;
   const cacheable = feedSettings.cacheTtlS > 0;
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };
-  const cached = cacheable ? await serveCached(c.req.raw, key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
   if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const fetched = await guardedFetch(target, {
@@ -184,12 +174,7 @@ async function serveFeed(
       etag,
     },
   });
-  if (store && !(c.req.header('cache-control') ?? '').toLowerCase().includes('no-store')) {
-    cacheStore(ctx, key, response, feedSettings.cacheTtlS);
-  }
-  if (etagMatches(ifNoneMatch, etag)) {
-    return new Response(null, { status: 304, headers: { etag, 'x-cache': 'MISS', 'x-pith-items': response.headers.get('x-pith-items') ?? '' } });
-  }
+  storeMiss(c.req.raw, ctx, key, response, store ? feedSettings.cacheTtlS : 0);
   return withClientCacheHeaders(response, clientHeaders);
 }
 
@@ -197,7 +182,7 @@ async function serveFeed(
 export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
   const app = new Hono<FeedAppEnv>();
 
-  app.get('/v1/feed', async (c) => {
+  app.get('/v1/feed', conditionalGet, async (c) => {
     const params = new URL(c.req.url).searchParams;
     const url = params.get('url') ?? params.get('pith_url');
     if (url === null || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/feed?url=https://example.com/feed.xml&max=10');
@@ -208,7 +193,7 @@ export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
     return serveFeed(c, extractor, url.trim(), parseOptions(params), params.get('max') ?? params.get('pith_max') ?? undefined, dedupe !== null && TRUE_VALUE.test(dedupe));
   });
 
-  app.get('/feed/*', async (c) => {
+  app.get('/feed/*', conditionalGet, async (c) => {
     const requestUrl = new URL(c.req.url);
     const pathAndQuery = (requestUrl.pathname + requestUrl.search).slice('/feed'.length);
     if (pathAndQuery === '/' || pathAndQuery === '') {

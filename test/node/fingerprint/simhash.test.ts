@@ -145,19 +145,6 @@ describe('simhash', () => {
     for (const count of ones) expect(Math.abs(count - n / 2)).toBeLessThan(5 * Math.sqrt(n / 4));
   });
 
-  it('costs well under 1 ms for a 1,000-word article', () => {
-    const text = randomWords(rng(9), 1000).join(' ');
-    for (let i = 0; i < 20; i++) simhash(text); // warm up the JIT
-    const times: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t0 = performance.now();
-      simhash(text);
-      times.push(performance.now() - t0);
-    }
-    times.sort((x, y) => x - y);
-    expect(times[25]).toBeLessThan(1);
-  });
-
   it('simhashOfWords gives [0, 0] for no words and unsigned 32-bit halves', () => {
     expect(simhashOfWords([])).toEqual([0, 0]);
     const [hi, lo] = simhashOfWords(wordHashes('a b c d e f g'));

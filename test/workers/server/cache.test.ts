@@ -75,6 +75,21 @@ describe('edge cache', () => {
     expect(res.headers.get('x-cache')).toBe('HIT');
   });
 
+  it('a matching If-None-Match on a miss is a 304 too (and the fresh copy is stored); a stale one gets the page', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    // text: the same body on every extraction (JSON carries this run's timings, so its ETag changes)
+    const etag = (await call(extractPath(target, '&format=text'))).headers.get('etag') ?? '';
+    const fresh = await call(extractPath(target, '&format=text&nocache=1'), { headers: { 'if-none-match': etag } });
+    expect(fresh.status).toBe(304);
+    expect(fresh.headers.get('x-cache')).toBe('MISS');
+    expect(fresh.headers.get('etag')).toBe(etag);
+    expect(await upstreamHits(id)).toBe(2);
+    const stale = await call(extractPath(target, '&format=text'), { headers: { 'if-none-match': '"0000"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('x-cache')).toBe('HIT');
+  });
+
   it('the TTL comes from PITH_CACHE_TTL_S; 0 turns the cache off', async () => {
     const id = uniqueId();
     const target = page(`/counted/${id}`);
