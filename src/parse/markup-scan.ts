@@ -89,6 +89,29 @@ const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map(
   ['script', 'style', 'title', 'textarea', 'xmp'].map((n) => [n, new RegExp(`</${n}[\\t\\n\\f\\r >]`, 'gi')]),
 );
 
+/** What the parser does with a tag name beyond pushing and popping it (names without a rule have none of it). */
+interface TagRule {
+  /** Opening it first closes the open elements at the top of the stack while they are in this set. */
+  closes: ReadonlySet<string> | undefined;
+  isVoid: boolean;
+  /** Opening it pushes a foreign-content flag (true for svg/math, false for HTML integration points); closing pops one. */
+  context: boolean | undefined;
+  /** Raw text up to this end tag. */
+  rawEnd: RegExp | undefined;
+}
+/** One lookup per tag instead of one per table. */
+const RULES: ReadonlyMap<string, TagRule> = new Map(
+  [...new Set([...OPEN_IMPLIES_CLOSE.keys(), ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...RAW_TEXT_END.keys()])].map((n) => [
+    n,
+    {
+      closes: OPEN_IMPLIES_CLOSE.get(n),
+      isVoid: VOID.has(n),
+      context: FOREIGN.has(n) ? true : HTML_INTEGRATION.has(n) ? false : undefined,
+      rawEnd: RAW_TEXT_END.get(n),
+    },
+  ]),
+);
+
 /** htmlparser2's whitespace: space, \n, \t, \f, \r. */
 function isSpace(c: number): boolean {
   return c <= 32 && (c === 32 || c === 10 || c === 9 || c === 12 || c === 13);
@@ -168,39 +191,41 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
   };
 
   /** htmlparser2's emitOpenTag (and the element linkedom creates for it). Returns whether the element stays open. */
-  const openTag = (name: string): boolean => {
+  const openTag = (name: string, rule: TagRule | undefined): boolean => {
     elements++;
     nodes++;
-    const closes = OPEN_IMPLIES_CLOSE.get(name);
-    if (closes !== undefined) {
-      while (stack.length > 0 && closes.has(stack[stack.length - 1])) pop();
-    }
-    if (VOID.has(name)) {
-      if (stack.length >= maxDepth) maxDepth = stack.length + 1;
-      return false;
+    if (rule !== undefined) {
+      const closes = rule.closes;
+      if (closes !== undefined) {
+        while (stack.length > 0 && closes.has(stack[stack.length - 1])) pop();
+      }
+      if (rule.isVoid) {
+        if (stack.length >= maxDepth) maxDepth = stack.length + 1;
+        return false;
+      }
     }
     stackSteps += stack.length;
     stack.push(name);
     if (stack.length > maxDepth) maxDepth = stack.length;
-    if (FOREIGN.has(name)) {
+    if (rule !== undefined && rule.context !== undefined) {
       stackSteps += foreign.length;
-      foreign.push(true);
-    } else if (HTML_INTEGRATION.has(name)) {
-      stackSteps += foreign.length;
-      foreign.push(false);
+      foreign.push(rule.context);
     }
     return true;
   };
 
   /** htmlparser2's onclosetag. */
   const closeTag = (name: string): void => {
-    if (FOREIGN.has(name) || HTML_INTEGRATION.has(name)) {
-      stackSteps += foreign.length;
-      foreign.pop();
-    }
-    if (VOID.has(name)) {
-      if (name === 'br') openTag('br');
-      return;
+    const rule = RULES.get(name);
+    if (rule !== undefined) {
+      if (rule.context !== undefined) {
+        stackSteps += foreign.length;
+        foreign.pop();
+      }
+      if (rule.isVoid) {
+        if (name === 'br') openTag('br', rule);
+        return;
+      }
     }
     let at = stack.length - 1;
     while (at >= 0 && stack[at] !== name) at--;
@@ -209,7 +234,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
       while (stack.length > at) pop();
     } else if (name === 'p') {
       // `</p>` without an open <p>: an empty <p> is created and closed.
-      openTag('p');
+      openTag('p', RULES.get('p'));
       pop();
     }
   };
@@ -238,7 +263,8 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
       }
       if (k >= len) break;
       const name = tagName(html, p, k);
-      const stays = openTag(name);
+      const rule = RULES.get(name);
+      const stays = openTag(name, rule);
       // Attributes, up to the `>` that ends the tag (htmlparser2's attribute states, quotes respected).
       let i = k;
       let selfClosing = false;
@@ -269,7 +295,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
           if (d === 61 || d === 62 || d === 47 || isSpace(d)) break;
           i++;
         }
-        const isClass = i - nameStart === 5 && html.slice(nameStart, i).toLowerCase() === 'class';
+        const isClass = i - nameStart === 5 && isClassName(html, nameStart);
         nodes++;
         while (i < len && isSpace(html.charCodeAt(i))) i++;
         if (i >= len) break scan;
@@ -310,7 +336,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
         textStart = from = i + 1;
         continue;
       }
-      const rawEnd = selfClosing ? undefined : RAW_TEXT_END.get(name);
+      const rawEnd = selfClosing || rule === undefined ? undefined : rule.rawEnd;
       if (rawEnd === undefined || !isAscii(html, p, p + name.length)) {
         textStart = from = i + 1;
         continue;
@@ -435,6 +461,12 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
   }
   if (exceeded === null && !countText(textStart, len)) overBounds(unitStart);
   return { maxDepth, elements, nodes, stackSteps, maxClassTokens, exceeded, cutAt };
+}
+
+/** Whether the 5 characters at html[i] spell `class`, ASCII case-insensitively. */
+function isClassName(html: string, i: number): boolean {
+  return (html.charCodeAt(i) | 0x20) === 99 && (html.charCodeAt(i + 1) | 0x20) === 108 && (html.charCodeAt(i + 2) | 0x20) === 97 &&
+    (html.charCodeAt(i + 3) | 0x20) === 115 && (html.charCodeAt(i + 4) | 0x20) === 115;
 }
 
 /** Whether html[start, end) is ASCII (htmlparser2's tokenizer recognises raw-text names by ASCII letters only). */

@@ -548,6 +548,33 @@ export const CASES: HostileCase[] = [
     budgetMs: 15_000,
   },
 
+  // -- parser bounds (issue 11, defects 2-3), beyond the cases above: the pre-scan (src/parse/markup-scan.ts) also
+  //    bounds the parser's stack work, and a page cut at a budget keeps what came before the cut --
+  {
+    name: 'deep-then-unmatched',
+    about: '4,000 nested <div>s (under the depth limit), then 500,000 end tags that close nothing: depth x tags',
+    defect: 2,
+    input: { kind: 'html', html: () => '<div>'.repeat(4_000) + '</x>'.repeat(500_000) },
+    expect: 'input_too_large',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'svg-self-closing-flood',
+    about: "'<svg/>' x 300,000 inside <svg>: the parser's foreign-content stack grows with each (quadratic)",
+    defect: 2,
+    input: { kind: 'html', html: () => '<svg><svg>' + '<svg/>'.repeat(300_000) },
+    expect: 'input_too_large',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'million-br-in-article',
+    about: "an article, then '<br>' x 1,000,000: cut at 40,000 elements, the article kept",
+    defect: 3,
+    input: { kind: 'html', html: () => articlePage('<br>'.repeat(1_000_000)) },
+    expect: 'ok',
+    budgetMs: 40_000,
+    check: (r) => (r.text.includes('tram line to the harbour') ? undefined : 'the article before the cut is missing'),
+  },
   // -- hostile requests to the Worker --
   {
     name: 'post-gzip-body',
