@@ -30,7 +30,7 @@ const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson; charset=utf-8', 
 
 async function admit(c: JobsContext, settings: Settings): Promise<void> {
   await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  requireToken(c.req.raw, parseOptions(new URL(c.req.url).searchParams).token, settings);
+  await requireToken(c.req.raw, parseOptions(new URL(c.req.url).searchParams).token, settings);
 }
 
 function maxUrlsOf(env: JobsEnv | undefined): number {
