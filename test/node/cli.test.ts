@@ -234,7 +234,7 @@ describe('pith extract', SLOW, () => {
     expect(r.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const model = JSON.parse(readFileSync(join(ROOT, 'models', 'pith.json'), 'utf8')) as { version: string };
-    expect(r.stdout).toMatch(new RegExp(`^pith ${manifest.version.replaceAll('.', '\\.')} \\(models ${model.version}, `));
+    expect(r.stdout.startsWith(`pith ${manifest.version} (models ${model.version}, `), r.stdout).toBe(true);
   });
 
   it('refuses private addresses like the Worker unless --allow-private, and checks every redirect hop', async () => {
