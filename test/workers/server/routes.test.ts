@@ -65,7 +65,7 @@ describe('GET /v1/extract', () => {
     // fetchMs is whole milliseconds of the fetch; the extraction's stages follow one another and add up to totalMs
     const { fetchMs, totalMs, domMs, ...stages } = body.timings as Record<string, number>;
     expect(Number.isInteger(fetchMs) && fetchMs >= 0).toBe(true);
-    expect(Object.keys(stages).sort()).toEqual(['featuresMs', 'metadataMs', 'modelMs', 'parseMs', 'renderMs', 'viterbiMs']);
+    expect(Object.keys(stages).sort()).toEqual(['featuresMs', 'metadataMs', 'modelMs', 'pageMs', 'parseMs', 'renderMs', 'viterbiMs']);
     expect(Object.values(stages).reduce((a, b) => a + b, 0)).toBeCloseTo(totalMs, 6);
     expect(domMs).toBeLessThanOrEqual(stages.parseMs);
     expect(body.blocks).toBeUndefined();
