@@ -8,7 +8,7 @@
 //
 //   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
 //
-// Writes eval/results/bench-bulk.json. Needs the corpus at ../shared/data/wcxb-dev (or PITH_DATA_DIR).
+// Writes eval/results/local/bench-bulk.json (untracked); --save writes the tracked eval/results/bench-bulk.json. Needs the corpus at ../shared/data/wcxb-dev (or PITH_DATA_DIR).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -58,7 +58,7 @@ function countLines(path: string): { pages: number; failed: number } {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string' }, limit: { type: 'string' }, 'e2e-urls': { type: 'string' }, 'no-e2e': { type: 'boolean' } },
+    options: { rounds: { type: 'string' }, limit: { type: 'string' }, 'e2e-urls': { type: 'string' }, 'no-e2e': { type: 'boolean' }, save: { type: 'boolean' } },
   });
   const rounds = Number(values.rounds ?? 3);
   const htmlDir = join(dataDir(), 'html');
@@ -124,9 +124,10 @@ async function main(): Promise<void> {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  mkdirSync(join(ROOT, 'eval/results'), { recursive: true });
+  const resultsDir = join(ROOT, values.save ? 'eval/results' : 'eval/results/local');
+  mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
-    join(ROOT, 'eval/results/bench-bulk.json'),
+    join(resultsDir, 'bench-bulk.json'),
     `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
