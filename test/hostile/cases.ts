@@ -659,7 +659,50 @@ export const CASES: HostileCase[] = [
     expect: 'request_timeout',
     budgetMs: 8_000,
   },
+  // ---- the jobs API (issue 12): a new input path, so it gets its hostile cases ----
+  {
+    name: 'job-not-json',
+    about: 'POST /v1/jobs with a body that is not JSON',
+    input: { kind: 'request', request: () => jobRequest('{"urls": ["http://a.example/"') },
+    expect: 'invalid_input',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'job-deeply-nested-json',
+    about: 'POST /v1/jobs with 1,000,000 nested JSON arrays (2 MB)',
+    input: { kind: 'request', request: () => jobRequest('['.repeat(1_000_000) + ']'.repeat(1_000_000)) },
+    expect: 'invalid_input',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'job-too-many-urls',
+    about: 'POST /v1/jobs with 10,001 URLs, one more than a job takes',
+    input: {
+      kind: 'request',
+      request: () => jobRequest(JSON.stringify({ urls: Array.from({ length: 10_001 }, (_, i) => `http://127.0.0.1:9/p/${i}`) })),
+    },
+    expect: 'invalid_input',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'job-huge-body',
+    about: 'POST /v1/jobs with a 6 MB body, over the request size cap',
+    input: { kind: 'request', request: () => jobRequest(JSON.stringify({ urls: ['http://127.0.0.1:9/a'], pad: 'x'.repeat(6 * MB) })) },
+    expect: 'invalid_input',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'job-refused-url',
+    about: 'POST /v1/jobs naming the cloud metadata address: refused and listed, no job created',
+    input: { kind: 'request', request: () => jobRequest(JSON.stringify({ urls: ['http://169.254.169.254/latest/meta-data/'] })) },
+    expect: 'invalid_url',
+    budgetMs: 10_000,
+  },
 ];
+
+function jobRequest(body: string): Request {
+  return new Request('https://pith.test/v1/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+}
 
 /** The outcomes a case accepts, for a runner ('worker' or 'library'). */
 export function expectedOutcomes(c: HostileCase, runner: 'worker' | 'library'): readonly Outcome[] {
