@@ -2,7 +2,7 @@
 //
 //   top level   src/ imports only src/ (and the model files in models/); dev/ imports src/ and dev/; eval/ and
 //               training/ import src/ and dev/, never each other; test/ imports src/, dev/ and test/.
-//   inside src/ foundation (types.ts, config.ts, errors.ts; the pure input checks sniff.ts and guard.ts) <- parse/,
+//   inside src/ foundation (types.ts, config.ts, errors.ts; the pure input checks sniff.ts and guard.ts, bytes.ts) <- parse/,
 //               fingerprint/ <- model/ <- render/ <- extract.ts <- hosts (lib.ts + cli.ts, and server/ + index.ts): a file imports only its own layer or
 //               lower ones, and the two hosts never import each other (cli.ts may use lib.ts).
 //   everywhere  no import cycle, type-only imports included (a type cycle still ties two modules together).
@@ -66,7 +66,7 @@ const TOP_ALLOWED: Readonly<Record<string, readonly string[]>> = {
 /** Layer of a file under src/ (higher may import lower), and its host group for the top layer. */
 function srcLayer(path: string): { rank: number; host?: 'lib' | 'server' } {
   const p = path.slice('src/'.length);
-  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts' || p === 'sniff.ts' || p === 'guard.ts') return { rank: 0 };
+  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts' || p === 'sniff.ts' || p === 'guard.ts' || p === 'bytes.ts') return { rank: 0 };
   // bulk/: pure parts of bulk extraction (WARC, robots.txt, scheduling, clusters over fingerprint/'s MinHash).
   if (p.startsWith('parse/') || p.startsWith('fingerprint/') || p.startsWith('bulk/')) return { rank: 1 };
   if (p.startsWith('model/')) return { rank: 2 };

@@ -8,6 +8,8 @@
 // check out), else it was a chance occurrence inside the compressed data and the next one is tried. Memory holds one
 // member at a time (WARC records: kilobytes to a few megabytes).
 
+import { concatBytes } from '../bytes.js';
+
 const MIN_MEMBER_BYTES = 18; // 10-byte header + empty deflate block + 8-byte trailer
 
 function findMagic(bytes: Uint8Array, from: number): number {
@@ -27,14 +29,6 @@ async function gunzipMember(member: Uint8Array): Promise<Uint8Array | null> {
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 /** Decompressed bytes of a (possibly multi-member) gzip stream, one member at a time. */
 export async function* gunzipMembers(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const input = chunks[Symbol.asyncIterator]();
@@ -46,7 +40,7 @@ export async function* gunzipMembers(chunks: AsyncIterable<Uint8Array>): AsyncGe
     while (candidate < 0 && !ended) {
       const next = await input.next();
       if (next.done === true) ended = true;
-      else buffer = concat(buffer, next.value);
+      else buffer = buffer.length === 0 ? next.value : concatBytes([buffer, next.value]);
       candidate = findMagic(buffer, searchFrom);
     }
     const end = candidate < 0 ? buffer.length : candidate;

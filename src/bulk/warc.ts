@@ -10,6 +10,8 @@
 // Content-Type of text/html or application/xhtml+xml. Chunked transfer coding is undone; a Content-Encoding
 // (gzip, br) is reported so that the host can decompress.
 
+import { concatBytes } from '../bytes.js';
+
 export interface WarcRecord {
   /** WARC-Type, lower case ('response', 'request', 'warcinfo', 'metadata', ...). */
   type: string;
@@ -153,7 +155,6 @@ export async function* readWarcStream(chunks: AsyncIterable<Uint8Array>): AsyncG
 
 function dechunk(body: Uint8Array): Uint8Array | null {
   const parts: Uint8Array[] = [];
-  let total = 0;
   let i = 0;
   for (;;) {
     let lineEnd = i;
@@ -165,16 +166,9 @@ function dechunk(body: Uint8Array): Uint8Array | null {
     if (size === 0) break;
     if (i + size > body.length) return null;
     parts.push(body.subarray(i, i + size));
-    total += size;
     i += size + 2;
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** The HTTP response inside a response record's block, or null when the block is not one. */
@@ -219,24 +213,14 @@ export function charsetOf(contentType: string): string | undefined {
 
 const encoder = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
 /** One WARC/1.1 record: `fields` in order (WARC-Type, WARC-Target-URI, ...); Content-Length is added. */
 export function warcRecord(fields: ReadonlyArray<readonly [string, string]>, block: Uint8Array): Uint8Array {
   const head = ['WARC/1.1', ...fields.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${block.length}`, '', ''].join('\r\n');
-  return concat([encoder.encode(head), block, encoder.encode('\r\n\r\n')]);
+  return concatBytes([encoder.encode(head), block, encoder.encode('\r\n\r\n')]);
 }
 
 /** The block of a response record: an HTTP/1.1 response with `headers` and `body`. */
 export function httpResponseBlock(status: number, headers: ReadonlyArray<readonly [string, string]>, body: Uint8Array): Uint8Array {
   const head = [`HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, ...headers.map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
-  return concat([encoder.encode(head), body]);
+  return concatBytes([encoder.encode(head), body]);
 }

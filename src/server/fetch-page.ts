@@ -12,6 +12,7 @@
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
+import { concatBytes } from '../bytes.js';
 import { PithError } from '../errors.js';
 import { decodeBody } from '../parse/charset.js';
 import { sniffBinary } from '../sniff.js';
@@ -116,14 +117,7 @@ export async function readLimited(
     reader.cancel().catch(() => undefined);
     throw err;
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** The content codings pith takes: gzip and br decoded by the runtime, deflate and x-gzip by decodeContent(). */
