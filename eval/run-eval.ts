@@ -172,6 +172,11 @@ function renderTable(results: SystemResult[], typeCounts: Record<string, number>
     ...types.map((t) => fmt(r.summary.byType[t]?.f1 ?? null)),
     r.msPerPage > 0 ? r.msPerPage.toFixed(1) : '–',
   ]);
+  return formatTable(header, rows, markdown);
+}
+
+/** A table with a left-aligned first column and right-aligned others: markdown, or aligned plain text. */
+function formatTable(header: string[], rows: string[][], markdown: boolean): string {
   if (markdown) {
     const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
     return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
@@ -377,14 +382,7 @@ interface ReadabilityRow {
 
 function renderReadabilityTable(rows: ReadabilityRow[], markdown: boolean): string {
   const header = ['system', 'word-F1', 'P', 'R'];
-  const cells = rows.map((r) => [r.label, fmt(r.f1), fmt(r.precision), fmt(r.recall)]);
-  if (markdown) {
-    const line = (c: string[]) => `| ${c.join(' | ')} |`;
-    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...cells.map(line)].join('\n');
-  }
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
-  const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+  return formatTable(header, rows.map((r) => [r.label, fmt(r.f1), fmt(r.precision), fmt(r.recall)]), markdown);
 }
 
 /**
