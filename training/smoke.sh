@@ -14,13 +14,21 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$RUN" "$OUT"' EXIT
 
 start=$(date +%s)
+step() { echo "smoke: $* (at $(( $(date +%s) - start ))s)" >&2; }   # where a slow or stuck run is, in the log
+step dump
 npm run --silent dump -- --set "$SET" --limit 30 --out "$DATA"
+step train
 "$PY" training/train.py --set "$SET" --config smoke --data "$DATA" --out "$RUN"
+step export
 "$PY" training/export.py --set "$SET" --run "$RUN" --out "$OUT"   # fails unless parity holds
 if [ "$SET" = pith ]; then
+  step page folds
   "$PY" training/page.py folds --run "$RUN" --data "$DATA" --models "$OUT" --k 2
+  step page dump
   npm run --silent dump:page -- --data "$DATA" --run "$RUN" --models "$OUT"
+  step page train
   "$PY" training/page.py train --config smoke --run "$RUN" --data "$DATA"
+  step page export
   "$PY" training/page.py export --run "$RUN" --data "$DATA" --out "$OUT"   # fails unless parity holds
   test -s "$OUT/$SET-page.onnx" || { echo "smoke: $SET-page.onnx was not written" >&2; exit 1; }
 fi
