@@ -3,6 +3,8 @@ import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 
 export default defineConfig({
   test: {
+    // A teardown that does not end (a child process holding a handle) fails the run instead of hanging it.
+    teardownTimeout: 30_000,
     // The Worker logs every failed fetch as one JSON line (src/server/fetch-errors.ts); the workerd tests fail fetches
     // on purpose and check those lines where they mean to (test/workers/server/fetch-errors.test.ts).
     onConsoleLog: (log) => !log.includes('"event":"fetch_failed"'),
@@ -23,6 +25,10 @@ export default defineConfig({
           include: ['test/full/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // These suites drive whole programs (Chromium, the eval, python): one file at a time, each in a worker
+          // thread, which vitest can always end, whatever a suite's child processes leave open.
+          pool: 'threads',
+          fileParallelism: false,
         },
       },
       {

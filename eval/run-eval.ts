@@ -276,7 +276,7 @@ async function main(): Promise<void> {
     done++;
     if (done % 25 === 0 || done === ids.length) {
       const s = (performance.now() - started) / 1000;
-      process.stderr.write(`  ${done}/${ids.length} pages, ${s.toFixed(0)} s\n`);
+      process.stderr.write(`  ${done}/${ids.length} pages, ${s.toFixed(0)} s, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB\n`);
     }
   }
   const elapsedS = (performance.now() - started) / 1000;

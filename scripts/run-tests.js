@@ -50,6 +50,12 @@ function runStep(args, minutes) {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // whatever the step left running (a workerd, a browser, a python) must not slow the next step down
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* nothing left */
+      }
       resolve(timedOut ? `killed after ${minutes} min` : signal ? `killed by ${signal}` : code === 0 ? null : `exit ${code}`);
     });
   });

@@ -4,6 +4,7 @@ import type { CdomNode, NodeProps } from '../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from './dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from './text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
+import { stringMemo } from './string-memo.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
@@ -93,22 +94,15 @@ const WS_SPLIT = /\s+/;
 /** The class list of an element without classes: one shared frozen array (never mutated). */
 const NO_CLASSES = Object.freeze([]) as unknown as string[];
 /** Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. */
-const classListCache = new Map<string, string[]>();
 function splitClasses(cls: string): string[] {
-  if (cls.length === 0) return NO_CLASSES;
-  const hit = classListCache.get(cls);
-  if (hit !== undefined) return hit;
-  const t = cls.trim();
-  let list: string[];
-  if (t.length === 0) list = NO_CLASSES;
-  else {
-    const parts = t.split(WS_SPLIT);
-    list = parts.length < 2 ? parts : [...new Set(parts)];
-  }
-  if (classListCache.size > 20_000) classListCache.clear();
-  classListCache.set(cls, list);
-  return list;
+  return cls.length === 0 ? NO_CLASSES : classListMemo(cls);
 }
+const classListMemo = stringMemo((cls: string): string[] => {
+  const t = cls.trim();
+  if (t.length === 0) return NO_CLASSES;
+  const parts = t.split(WS_SPLIT);
+  return parts.length < 2 ? parts : [...new Set(parts)];
+});
 
 function nameOf(n: DomNode | null): string {
   if (n === null) return '';

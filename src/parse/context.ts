@@ -2,6 +2,7 @@
 // hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
 // reuses its parent's context, so the walk allocates only where something changes.
 import { type DomElement, attr } from './dom.js';
+import { stringMemo } from './string-memo.js';
 
 /** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
 export const ANCESTOR_TAGS: readonly string[] = [
@@ -94,14 +95,13 @@ export const ROOT_CONTEXT: AncestorContext = Object.freeze({
 });
 
 const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
-const tokenCache = new Map<string, readonly number[]>();
 const NO_WORDS: readonly number[] = [];
 
-/** Indices of CLASS_WORDS found in a class or id string (cached per distinct string). */
+/** Indices of CLASS_WORDS found in a class or id string (remembered per distinct string). */
 export function classWordIndices(s: string): readonly number[] {
-  if (s.length === 0) return NO_WORDS;
-  const hit = tokenCache.get(s);
-  if (hit !== undefined) return hit;
+  return s.length === 0 ? NO_WORDS : classWordMemo(s);
+}
+const classWordMemo = stringMemo((s: string): readonly number[] => {
   let out: number[] | null = null;
   for (const tok of s.split(TOKEN_SPLIT)) {
     if (tok.length < 2) continue;
@@ -111,11 +111,8 @@ export function classWordIndices(s: string): readonly number[] {
       if (!out.includes(i)) out.push(i);
     }
   }
-  const r = out ?? NO_WORDS;
-  if (tokenCache.size > 20_000) tokenCache.clear();
-  tokenCache.set(s, r);
-  return r;
-}
+  return out ?? NO_WORDS;
+});
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -125,23 +122,14 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
   'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
 ]);
-const hiddenClassCache = new Map<string, boolean>();
-/** True when a class attribute holds one of HIDDEN_CLASSES (cached per distinct attribute). */
+/** True when a class attribute holds one of HIDDEN_CLASSES (remembered per distinct attribute). */
 function hasHiddenClass(classAttr: string): boolean {
-  if (classAttr.length === 0) return false;
-  const hit = hiddenClassCache.get(classAttr);
-  if (hit !== undefined) return hit;
-  let found = false;
-  for (const c of classAttr.toLowerCase().split(/\s+/)) {
-    if (HIDDEN_CLASSES.has(c)) {
-      found = true;
-      break;
-    }
-  }
-  if (hiddenClassCache.size > 20_000) hiddenClassCache.clear();
-  hiddenClassCache.set(classAttr, found);
-  return found;
+  return classAttr.length !== 0 && hiddenClassMemo(classAttr);
 }
+const hiddenClassMemo = stringMemo((classAttr: string): boolean => {
+  for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+  return false;
+});
 
 /** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
 const COMMENT_TOKENS: ReadonlySet<string> = new Set([
@@ -149,23 +137,15 @@ const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
 const COMMENT_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
-const commentCache = new Map<string, boolean>();
-/** True when a class or id string names a comment section (cached per distinct string). */
+/** True when a class or id string names a comment section (remembered per distinct string). */
 function isCommentName(s: string): boolean {
-  if (s.length === 0) return false;
-  const hit = commentCache.get(s);
-  if (hit !== undefined) return hit;
-  let found = false;
-  for (const tok of s.split(COMMENT_SPLIT)) {
-    if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) {
-      found = true;
-      break;
-    }
-  }
-  if (commentCache.size > 20_000) commentCache.clear();
-  commentCache.set(s, found);
-  return found;
+  return s.length !== 0 && commentNameMemo(s);
 }
+const commentNameMemo = stringMemo((s: string): boolean => {
+  for (const tok of s.split(COMMENT_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
+  return false;
+});
+
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
 ]);

@@ -43,9 +43,17 @@ export function runBounded(
       clearTimeout(timer);
       reject(new Error(`${name} could not start (${command}): ${err.message}`));
     });
-    child.on('close', (code) => {
+    // The result is the child's exit. Anything it left behind in its group (a grandchild that still holds the pipes
+    // would otherwise keep 'close' from ever coming) gets a moment to flush, then is killed.
+    let settled = false;
+    const finish = (code: number | null): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      killGroup();
       resolve({ code, stdout, stderr, seconds: (Date.now() - started) / 1000 });
-    });
+    };
+    child.on('exit', (code) => setTimeout(() => finish(code), 2_000));
+    child.on('close', (code) => finish(code));
   });
 }

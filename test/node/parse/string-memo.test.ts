@@ -1,0 +1,67 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { ownString, stringMemo } from '../../../src/parse/string-memo.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Heap in use after a full collection, in MB. */
+function heapMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+}
+
+/**
+ * Cuts 1,000 class-like attributes out of a page-sized string (~32 MB of one-byte text) and hands each to `keep`.
+ * A function of its own, so that no local of the test still points at the page afterwards.
+ */
+function cutFromPage(keep: (slice: string) => void): void {
+  const page = ['<div class="a-long-class-name-', 'x'.repeat(32e6), '">'].join('');
+  for (let i = 0; i < 1_000; i++) keep(page.slice(1_000 + i * 17, 1_000 + i * 17 + 40));
+}
+
+describe('stringMemo', () => {
+  it('computes once per distinct key and hands compute its own copy', () => {
+    const seen: string[] = [];
+    const memo = stringMemo((s: string) => {
+      seen.push(s);
+      return s.length;
+    });
+    expect(memo('alpha beta gamma delta')).toBe(22);
+    expect(memo('alpha beta gamma delta')).toBe(22);
+    expect(memo('x')).toBe(1);
+    expect(seen).toEqual(['alpha beta gamma delta', 'x']);
+  });
+
+  it('forgets everything at its limit and starts over', () => {
+    let calls = 0;
+    const memo = stringMemo((s: string) => (calls++, s.toUpperCase()), 3);
+    for (const k of ['a', 'b', 'c']) memo(k);
+    expect(calls).toBe(3);
+    memo('a');
+    expect(calls).toBe(3);
+    memo('d'); // the 4th distinct key: the memo is cleared, then holds only 'd'
+    memo('a');
+    expect(calls).toBe(5);
+  });
+
+  it('keeps no page alive through its keys or values (V8 keeps substrings as slices of their page)', () => {
+    // The control: a plain Map of the same slices holds the whole page.
+    let base = heapMb();
+    const control = new Map<string, string>();
+    cutFromPage((s) => control.set(s, s.slice(5)));
+    const retainedByMap = heapMb() - base;
+    control.clear();
+
+    base = heapMb();
+    const memo = stringMemo((s: string) => s.slice(5));
+    cutFromPage((s) => memo(s));
+    const retainedByMemo = heapMb() - base;
+    expect(retainedByMap).toBeGreaterThan(25); // the control shows the trap is real on this V8
+    expect(retainedByMemo).toBeLessThan(2);
+    const unicode = 'κλάση-🙂-\ud800-long-enough';
+    expect(ownString(unicode)).toBe(unicode); // a copy, character for character (lone surrogates too)
+  });
+});
