@@ -1,15 +1,18 @@
-// A `pith batch --jobs N` worker thread: loads the model once, then extracts the pages the main thread sends, one at
-// a time, and answers each with its line (src/batch.ts).
+// A `pith batch --jobs N` worker process: loads the model once, then extracts the pages the parent sends, one at a
+// time, and answers each with its line (src/batch.ts). It ends when the parent closes the channel.
 
-import { parentPort, workerData } from 'node:worker_threads';
 import { extractItem, type BatchFormat, type BatchItem } from './batch.js';
 import type { FeatureSetName } from './types.js';
 
-const { featureSet, format } = workerData as { featureSet?: FeatureSetName; format?: BatchFormat };
+const { featureSet, format } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: BatchFormat };
 let queue = Promise.resolve();
 
-parentPort!.on('message', (message: { index: number; item: BatchItem }) => {
+process.on('message', (message: { index: number; item: BatchItem }) => {
   queue = queue.then(async () => {
-    parentPort!.postMessage({ index: message.index, line: await extractItem(message.item, featureSet, format) });
+    const line = await extractItem(message.item, featureSet, format);
+    process.send!({ index: message.index, line });
   });
+});
+process.on('disconnect', () => {
+  void queue.then(() => process.exit(0));
 });

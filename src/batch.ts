@@ -1,5 +1,9 @@
 // `pith batch` on all cores: pages from a folder of .html/.html.gz files or from .warc/.warc.gz files, extracted by
-// N worker threads (each with its own model session), written one JSON line per page in input order.
+// N worker processes (each with its own model session), written one JSON line per page in input order.
+//
+// Processes, not worker threads: on the 2-core machine of the README, two threads of one process extracted 300 pages
+// no faster than one (0.9-1.0x, and 1.6x the CPU time: every stage slowed down, garbage collection most), while two
+// processes gave 1.3x (README, Bulk extraction).
 //
 // Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
 // workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
@@ -8,7 +12,8 @@
 
 import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createGunzip } from 'node:zlib';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { decodeHtml } from './parse/charset.js';
@@ -127,7 +132,7 @@ export function withRoundedTimings(result: Extraction): Extraction {
 }
 
 export interface PoolOptions {
-  /** Worker threads; 1 extracts in this thread (no worker). */
+  /** Worker processes; 1 extracts in this process (no worker). */
   jobs: number;
   featureSet?: FeatureSetName;
   format?: BatchFormat;
@@ -140,16 +145,14 @@ const PER_WORKER = 2;
 const REORDER_WINDOW = 64;
 
 /**
- * A worker thread running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
- * src/cli.ts`) a small module that registers tsx in the thread first, since Node 20 does not pass --import hooks on
- * to worker threads.
+ * A worker process running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
+ * src/cli.ts`) the .ts, with tsx loaded in the child. Its stdout is not ours (lines may go to our stdout); its stderr is.
  */
-function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): Worker {
-  const workerData = { featureSet, format };
-  if (!FROM_SOURCE) return new Worker(new URL('./batch-worker.js', import.meta.url), { workerData });
-  const entry = new URL('./batch-worker.ts', import.meta.url).href;
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData });
+function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): ChildProcess {
+  const args = [JSON.stringify({ featureSet, format })];
+  const options = { serialization: 'advanced' as const, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
+  if (!FROM_SOURCE) return fork(fileURLToPath(new URL('./batch-worker.js', import.meta.url)), args, options);
+  return fork(fileURLToPath(new URL('./batch-worker.ts', import.meta.url)), args, { ...options, execArgv: ['--import', import.meta.resolve('tsx')] });
 }
 
 /**
@@ -163,7 +166,8 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
     return n;
   }
   const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet, options.format));
-  const outstanding = new Map<Worker, number>(workers.map((w) => [w, 0]));
+  const outstanding = new Map<ChildProcess, number>(workers.map((w) => [w, 0]));
+  let finished = false;
   const ready = new Map<number, BatchLine>();
   let next = 0; // next index to write
   let sent = 0;
@@ -201,11 +205,16 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
       failure = err;
       notify();
     });
+    worker.on('exit', (code, signal) => {
+      if (finished) return;
+      failure ??= new Error(`a batch worker process ended early (${signal ?? `exit code ${code}`})`);
+      notify();
+    });
   }
   /** A worker with fewer than PER_WORKER pages, once the reorder buffer has room; null when none yet. */
-  const idleWorker = (): Worker | null => {
+  const idleWorker = (): ChildProcess | null => {
     if (sent - next >= REORDER_WINDOW * options.jobs) return null;
-    let best: Worker | null = null;
+    let best: ChildProcess | null = null;
     for (const w of workers) if (outstanding.get(w)! < PER_WORKER && (best === null || outstanding.get(w)! < outstanding.get(best)!)) best = w;
     return best;
   };
@@ -218,12 +227,20 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
       await until(() => idleWorker() !== null);
       const target = idleWorker()!;
       outstanding.set(target, outstanding.get(target)! + 1);
-      target.postMessage({ index: sent++, item });
+      target.send({ index: sent++, item });
     }
     await until(() => next === sent);
     await writing;
     return sent;
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    finished = true;
+    await Promise.all(
+      workers.map((w) =>
+        w.exitCode !== null || w.signalCode !== null ? undefined : new Promise<void>((resolve) => {
+          w.once('exit', () => resolve());
+          w.disconnect(); // the worker ends when its channel closes
+        }),
+      ),
+    );
   }
 }
