@@ -97,11 +97,15 @@ export const ROOT_CONTEXT: AncestorContext = Object.freeze({
 const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];
 
-/** Indices of CLASS_WORDS found in a class or id string (remembered per distinct string). */
+/** Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). */
 export function classWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordMemo(s);
 }
-const classWordMemo = stringMemo((s: string): readonly number[] => {
+/** The same for an id: ids are unique, so remembering them would only fill the memo. */
+function idWordIndices(s: string): readonly number[] {
+  return s.length === 0 ? NO_WORDS : classWordsOf(s);
+}
+function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
   for (const tok of s.split(TOKEN_SPLIT)) {
     if (tok.length < 2) continue;
@@ -112,7 +116,8 @@ const classWordMemo = stringMemo((s: string): readonly number[] => {
     }
   }
   return out ?? NO_WORDS;
-});
+}
+const classWordMemo = stringMemo(classWordsOf);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -137,14 +142,16 @@ const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
 const COMMENT_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
-/** True when a class or id string names a comment section (remembered per distinct string). */
-function isCommentName(s: string): boolean {
-  return s.length !== 0 && commentNameMemo(s);
+/** True when a class or id string names a comment section (class attributes are remembered, ids are not). */
+function isCommentName(s: string, remember: boolean): boolean {
+  if (s.length === 0) return false;
+  return remember ? commentNameMemo(s) : namesComment(s);
 }
-const commentNameMemo = stringMemo((s: string): boolean => {
+function namesComment(s: string): boolean {
   for (const tok of s.split(COMMENT_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
   return false;
-});
+}
+const commentNameMemo = stringMemo(namesComment);
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
@@ -195,7 +202,7 @@ export function childContext(
     }
   }
   const cw = classWordIndices(classAttr);
-  const iw = classWordIndices(id);
+  const iw = idWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
     const copy = classDepth.slice();
     for (const i of cw) copy[i] = depth;
@@ -212,7 +219,7 @@ export function childContext(
     if (!ariaHidden && attr(el, 'aria-hidden') === 'true') ariaHidden = changed = true;
     if (!hiddenClass && hasHiddenClass(classAttr)) hiddenClass = changed = true;
     hidden = hiddenStyle || hiddenAttr || ariaHidden || hiddenClass;
-    let comment = isCommentName(classAttr) || isCommentName(id);
+    let comment = isCommentName(classAttr, true) || isCommentName(id, false);
     if (!comment) {
       const itemprop = attr(el, 'itemprop');
       const itemtype = attr(el, 'itemtype');

@@ -15,7 +15,7 @@ import { javaTrim, lowerWords } from './text-stats.js';
 /** Bump when any feature of the set changes meaning or order. */
 export const FEATURE_SCHEMA: Record<FeatureSetName, string> = {
   paper: 'paper-1',
-  pith: 'pith-2',
+  pith: 'pith-3',
 };
 
 export interface Features {
@@ -67,22 +67,11 @@ const PAPER_EDGE: readonly string[] = [
   ...NODE_NAMES.map((n) => `common_ancestor_${n}`),
 ];
 
-/** Visibility (issue 10): which kind of hiding is above the block, and page-level context for it. */
-const VISIBILITY_NAMES: readonly string[] = [
-  'hidden_style', 'hidden_attr', 'aria_hidden', 'hidden_class', 'page_hidden_share', 'hidden_copy_of_visible',
-];
-/** Comment sections (issue 10): ancestors named so, comment-action lines, and how much of the page they make. */
-const COMMENT_NAMES: readonly string[] = [
-  'comment_section', 'comment_depth', 'page_comment_share', 'reply_like', 'says_like', 'log(page_reply_like)',
-  'log(page_date_like)',
-];
 const PITH_EXTRA_UNARY: readonly string[] = [
   'leaf_link_density', 'hidden', 'heading_level', 'br_before', 'br_after', 'block_break_before', 'block_break_after',
   'log(raw_depth)', 'log(cdom_depth)', 'log(parent_counted_child_tags)', 'parent_text_density', 'gp_text_density',
   'title_overlap', 'rel_block_index', 'log(n_blocks)', 'log(n_duplicates)', 'log(n_same_class_path)', 'date_like',
   'starts_with_separator', 'contains_separator', 'ends_with_colon', 'prev_same_tags', 'next_same_tags',
-  ...VISIBILITY_NAMES,
-  ...COMMENT_NAMES,
   ...ANCESTOR_TAGS.map((t) => `anc_${t}`),
   ...ROLE_NAMES.map((r) => `role_${r}`),
   ...CLASS_WORDS.map((w) => `cls_${w}`),
@@ -319,15 +308,6 @@ const DATE_LIKE = new RegExp(
   ].join('|'),
   'iu',
 );
-/** A comment-action line: "Reply", "Report", "Like", "12 replies", "Antworten", ... (whole block text). */
-const REPLY_LIKE = new RegExp(
-  String.raw`^(?:\d+\s+)?(?:reply|replies|reply to this|report|report abuse|like|likes|permalink|quote|flag|share|` +
-    String.raw`antworten|melden|répondre|signaler|responder|responde|rispondi|segnala|beantwoorden|odpowiedz|` +
-    String.raw`\d+\s+comments?|comments?|load more comments|show more replies|view replies|upvote|downvote)\s*[.!:]?$`,
-  'iu',
-);
-/** An author line of a comment: "Ann says:", "Bob wrote:", "schreibt:", "a dit :". */
-const SAYS_LIKE = /(?:\bsays|\bsaid|\bwrote|\bschreibt|\ba dit|\bescribió|\bscrive)\s*:\s*$/iu;
 const STARTS_WITH_SEPARATOR = /^[•·|»›>\-–—*▪►→#]/u;
 const CONTAINS_SEPARATOR = /[|•·»›]/u;
 
@@ -417,32 +397,6 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   }
   const rootChars = root.props.nCharacters;
 
-  // Page-level visibility and comment context (pith): shares of the page's characters, counts of comment-action
-  // and date lines, and which texts are shown somewhere (a hidden block repeating a shown one is a hidden copy).
-  let hiddenChars = 0;
-  let commentChars = 0;
-  let replyLines = 0;
-  let dateLines = 0;
-  let visibleTexts: Set<string> | null = null;
-  const lineFlags = new Uint8Array(paper ? 0 : n); // bit 0 reply-like, bit 1 says-like, bit 2 date-like
-  if (!paper) {
-    for (let i = 0; i < n; i++) {
-      const ctx = page.leafInfo[i].context;
-      const chars = blocks[i].props.nCharacters;
-      if (ctx.hidden) hiddenChars += chars;
-      else (visibleTexts ??= new Set()).add(blocks[i].text);
-      if (ctx.commentDepth >= 0) commentChars += chars;
-      const text = javaTrim(blocks[i].text);
-      let flags = 0;
-      if (text.length <= 40 && REPLY_LIKE.test(text)) flags |= 1;
-      if (text.length <= 120 && SAYS_LIKE.test(text)) flags |= 2;
-      if (blocks[i].props.nNumeric > 0 && text.length <= 80 && DATE_LIKE.test(text)) flags |= 4;
-      lineFlags[i] = flags;
-      if (flags & 1) replyLines++;
-      if (flags & 4) dateLines++;
-    }
-  }
-  const totalChars = Math.max(rootChars, 1);
   const rootBlock = new Float32Array(NODE_NAMES.length);
   writeNodeBlock(rootBlock, 0, root.props, bodyLength, paper);
 
@@ -508,21 +462,6 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
       unary[o++] = b2d(text.endsWith(':'));
       unary[o++] = b2d(i > 0 && sameTags(blocks[i - 1].tags, leaf.tags));
       unary[o++] = b2d(i < n - 1 && sameTags(blocks[i + 1].tags, leaf.tags));
-      // visibility
-      unary[o++] = b2d(ctx.hiddenStyle);
-      unary[o++] = b2d(ctx.hiddenAttr);
-      unary[o++] = b2d(ctx.ariaHidden);
-      unary[o++] = b2d(ctx.hiddenClass);
-      unary[o++] = hiddenChars / totalChars;
-      unary[o++] = b2d(ctx.hidden && visibleTexts !== null && visibleTexts.has(leaf.text));
-      // comments
-      unary[o++] = b2d(ctx.commentDepth >= 0);
-      unary[o++] = ctx.commentDepth < 0 ? 0 : 1 / (1 + info.rawDepth - 1 - ctx.commentDepth);
-      unary[o++] = commentChars / totalChars;
-      unary[o++] = b2d((lineFlags[i] & 1) !== 0);
-      unary[o++] = b2d((lineFlags[i] & 2) !== 0);
-      unary[o++] = Math.log1p(replyLines);
-      unary[o++] = Math.log1p(dateLines);
       for (let k = 0; k < ctx.tags.length; k++) unary[o++] = ctx.tags[k] ? 1 : -1;
       for (let k = 0; k < ctx.roles.length; k++) unary[o++] = ctx.roles[k] ? 1 : -1;
       const parentDepth = info.rawDepth - 1;

@@ -13,7 +13,7 @@
 // - near-duplicates: another block with the same text up to case and outer spaces, and how much more likely that
 //   copy is;
 // - page totals: expected content words, their share, the share of blocks kept, the region's span;
-// - a few first-pass features by name (words, links, hidden, comments, heading, ...).
+// - a few first-pass features by name (words, links, hidden, heading, ...).
 import type { CdomNode } from '../types.js';
 import { PithError } from '../errors.js';
 import type { Features } from './features.js';
@@ -21,12 +21,12 @@ import { featureNames } from './features.js';
 import type { Page } from './page.js';
 
 /** Bump when any page feature changes meaning or order. */
-export const PAGE_FEATURE_SCHEMA = 'page-1';
+export const PAGE_FEATURE_SCHEMA = 'page-2';
 
 /** First-pass (`pith` set) features the page net sees as they are. */
 const FIRST_PASS_NAMES: readonly string[] = [
-  'log(n_words)', 'leaf_link_density', 'p_link_density', 'gp_link_density', 'hidden', 'hidden_copy_of_visible',
-  'comment_section', 'page_comment_share', 'reply_like', 'heading_level', 'block_break_before', 'block_break_after',
+  'log(n_words)', 'leaf_link_density', 'p_link_density', 'gp_link_density', 'hidden', 'heading_level',
+  'block_break_before', 'block_break_after',
   'title_overlap', 'rel_block_index', 'log(n_duplicates)', 'log(n_same_class_path)', 'date_like', 'anc_article',
   'anc_main', 'anc_aside', 'anc_nav', 'anc_footer',
 ];

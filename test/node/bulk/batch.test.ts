@@ -1,7 +1,7 @@
 // `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
 
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,3 +88,38 @@ describe('pith batch', () => {
     expect(badJobs.code).toBe(2);
   }, 120_000);
 });
+
+describe('the worker processes of --jobs', () => {
+  it('a worker process that dies ends the batch with an error, not a hang', async () => {
+    const { runBatchPool } = await import('../../../src/batch.js');
+    const html = readFileSync(join(pagesDir, readdirSync(pagesDir)[0]), 'utf8');
+    const written: number[] = [];
+    async function* items() {
+      yield { id: 'first', url: 'https://example.com/1', html };
+      // wait for the first line, then kill one of this process's batch workers and offer more pages
+      while (written.length === 0) await new Promise((r) => setTimeout(r, 20));
+      const workers = childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'));
+      expect(workers.length).toBe(2);
+      process.kill(workers[0], 'SIGKILL');
+      for (let i = 0; i < 20; i++) yield { id: `more-${i}`, url: `https://example.com/m${i}`, html };
+    }
+    await expect(runBatchPool(items(), { jobs: 2 }, async (_line, index) => void written.push(index))).rejects.toThrow(
+      /batch worker process ended early \(SIGKILL\)/,
+    );
+    expect(childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'))).toEqual([]);
+  }, 120_000);
+});
+
+/** Pids of this process's children (Linux /proc). */
+function childPids(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
