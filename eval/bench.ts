@@ -88,7 +88,7 @@ const STAGES: ReadonlyArray<[keyof Timings, string]> = [
   ['domMs', '  of which linkedom parseHTML'],
   ['metadataMs', 'metadata'],
   ['featuresMs', 'features'],
-  ['modelMs', 'first-stage nets (ONNX, both)'],
+  ['modelMs', 'first-stage nets (ONNX)'],
   ['pageMs', 'page stage (features + net)'],
   ['viterbiMs', 'Viterbi'],
   ['renderMs', 'output'],

@@ -101,7 +101,16 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
 
   progress.stage = 'computing features';
   const nBlocks = page.blocks.length;
-  const features = computeFeatures(page, classifier.info.featureSet);
+  if (options.stage !== undefined && options.stage !== 'page' && options.stage !== 'block') {
+    throw new PithError('invalid_input', `stage must be 'page' or 'block', got ${String(options.stage)}`);
+  }
+  const pageStage = options.stage !== 'block' && classifier.info.page !== undefined && classifier.predictPage !== undefined;
+  const decodeMode = options.decode ?? 'viterbi';
+  const lambda = options.lambda ?? (pageStage ? classifier.info.page!.lambda : classifier.info.lambda);
+  // The pairwise net and its edge features only matter to Viterbi with a weight on them (the shipped page stage has
+  // lambda 0: then neither is computed).
+  const pairwise = decodeMode === 'viterbi' && lambda !== 0;
+  const features = computeFeatures(page, classifier.info.featureSet, { edges: pairwise });
   const t2 = performance.now();
 
   let labels: Uint8Array = new Uint8Array(nBlocks);
@@ -109,20 +118,14 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   let t3 = t2;
   let tPage = t2;
   let decoder: DecodeRung = 'none';
-  if (options.stage !== undefined && options.stage !== 'page' && options.stage !== 'block') {
-    throw new PithError('invalid_input', `stage must be 'page' or 'block', got ${String(options.stage)}`);
-  }
-  const pageStage = options.stage !== 'block' && classifier.info.page !== undefined && classifier.predictPage !== undefined;
   if (nBlocks > 0) {
     progress.stage = 'running the model';
-    let potentials = await classifier.predict(features.unary, features.edge, nBlocks);
+    let potentials = await classifier.predict(features.unary, features.edge, nBlocks, { pairwise });
     t3 = performance.now();
-    let lambda = classifier.info.lambda;
     if (pageStage) {
       progress.stage = 'running the page stage';
       const pageFeatures = computePageFeatures(page, features, potentials.unary);
       potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
-      lambda = classifier.info.page!.lambda;
       tPage = performance.now();
     } else {
       tPage = t3;
@@ -136,7 +139,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
       words[i] = props.uWords;
       inLink[i] = props.uCharsInLink * 2 > props.nCharacters ? 1 : 0;
     }
-    const decoded = decodeLadder(potentials, nBlocks, words, options.decode ?? 'viterbi', options.lambda ?? lambda, inLink);
+    const decoded = decodeLadder(potentials, nBlocks, words, decodeMode, lambda, inLink);
     labels = decoded.labels;
     decoder = decoded.rung;
   }

@@ -203,13 +203,21 @@ export interface ModelInfo {
  * What extract() sees of the model. Features are raw (unstandardised); the classifier
  * applies the sidecar's normalisation. Implementations: ONNX (src/model/onnx-classifier.ts).
  */
+export interface PredictOptions {
+  /**
+   * false: the unary net only; `pairwise` is then empty and `edgeFeatures` is not read (decoding with lambda 0, or
+   * with the unary argmax, never looks at it).
+   */
+  pairwise?: boolean;
+}
+
 export interface Classifier {
   readonly info: ModelInfo;
   /**
    * unaryFeatures: [nBlocks, unaryFeatureNames.length] row-major
    * edgeFeatures:  [nBlocks - 1, edgeFeatureNames.length] row-major
    */
-  predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number): Promise<Potentials>;
+  predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number, options?: PredictOptions): Promise<Potentials>;
   /**
    * The second stage (present when `info.page` is): content probabilities from the page features.
    * pageFeatures: [nBlocks, info.page.featureNames.length] row-major, raw -> [nBlocks, 2] row-major.

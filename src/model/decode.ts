@@ -26,7 +26,7 @@ function anyKept(labels: Uint8Array): boolean {
 }
 
 /**
- * 1. Viterbi with `lambda` (or the unary argmax when `mode` is 'unary');
+ * 1. Viterbi with `lambda` (or the unary argmax when `mode` is 'unary' or `lambda` is 0);
  * 2. if nothing is kept, the unary argmax;
  * 3. if still nothing, the block most likely to be content, when it has at least FALLBACK_MIN_WORDS words, with the
  *    contiguous neighbours whose probability is at least FALLBACK_NEIGHBOUR_SHARE of its own;
@@ -45,9 +45,11 @@ export function decodeLadder(
   inLink?: ArrayLike<number>,
 ): DecodeResult {
   if (nBlocks === 0) return { labels: new Uint8Array(0), rung: 'none' };
-  const first = mode === 'unary' ? unaryArgmax(p, nBlocks) : viterbi(p, nBlocks, lambda);
+  // Viterbi with lambda 0 maximises the unary terms alone: the argmax, without reading p.pairwise (which the caller
+  // may then leave empty).
+  const first = mode === 'unary' || lambda === 0 ? unaryArgmax(p, nBlocks) : viterbi(p, nBlocks, lambda);
   if (anyKept(first)) return { labels: first, rung: mode };
-  if (mode === 'viterbi') {
+  if (mode === 'viterbi' && lambda !== 0) {
     const unary = unaryArgmax(p, nBlocks);
     if (anyKept(unary)) return { labels: unary, rung: 'unary' };
   }

@@ -11,7 +11,7 @@
 
 import * as ort from 'onnxruntime-web/wasm';
 import { PithError } from '../errors.js';
-import type { Classifier, Potentials } from '../types.js';
+import type { Classifier, Potentials, PredictOptions } from '../types.js';
 import { parseSidecar, sidecarInfo, type Sidecar } from './sidecar.js';
 
 /** Where ORT's wasm comes from: its bytes (Node) or a precompiled module (workerd). */
@@ -199,12 +199,13 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
 
   const classifier: Classifier = {
     info,
-    predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number): Promise<Potentials> {
-      const nEdges = Math.max(nBlocks - 1, 0);
+    predict(unaryFeatures: Float32Array, edgeFeatures: Float32Array, nBlocks: number, options: PredictOptions = {}): Promise<Potentials> {
+      const withPairwise = options.pairwise !== false;
+      const nEdges = withPairwise ? Math.max(nBlocks - 1, 0) : 0;
       if (!Number.isInteger(nBlocks) || nBlocks < 0) {
         return Promise.reject(new PithError('invalid_input', `nBlocks must be a non-negative integer, got ${nBlocks}`));
       }
-      if (unaryFeatures.length !== nBlocks * unary.nFeatures || edgeFeatures.length !== nEdges * pairwise.nFeatures) {
+      if (unaryFeatures.length !== nBlocks * unary.nFeatures || (withPairwise && edgeFeatures.length !== nEdges * pairwise.nFeatures)) {
         return Promise.reject(
           new PithError(
             'model_mismatch',
@@ -214,7 +215,7 @@ export async function createOnnxClassifier(assets: ClassifierAssets): Promise<Cl
       }
       return serialised(async () => ({
         unary: await runNet(unary, standardise(unaryFeatures, unary, clip), nBlocks), // [nBlocks, 2]
-        pairwise: await runNet(pairwise, standardise(edgeFeatures, pairwise, clip), nEdges), // [nBlocks - 1, 4]
+        pairwise: withPairwise ? await runNet(pairwise, standardise(edgeFeatures, pairwise, clip), nEdges) : new Float32Array(0), // [nBlocks - 1, 4]
       }));
     },
   };

@@ -21,7 +21,7 @@ export const FEATURE_SCHEMA: Record<FeatureSetName, string> = {
 export interface Features {
   /** [nBlocks, nUnary] row-major */
   unary: Float32Array;
-  /** [max(nBlocks - 1, 0), nEdge] row-major */
+  /** [max(nBlocks - 1, 0), nEdge] row-major; empty when computed with `edges: false` */
   edge: Float32Array;
   nBlocks: number;
   /** [nBlocks] class-selector id of each block (equal ids = equal tag and class paths); for the page stage. */
@@ -363,7 +363,7 @@ function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: 
 // ------------------------------------------------------------------------------------------------ compute
 
 /** Raw features of every block of `page` (see FEATURE_SCHEMA for the version). */
-export function computeFeatures(page: Page, set: FeatureSetName): Features {
+export function computeFeatures(page: Page, set: FeatureSetName, options: { edges?: boolean } = {}): Features {
   const names = NAMES[set];
   if (!names) throw new PithError('invalid_input', `unknown feature set "${String(set)}": use "paper" or "pith"`);
   const paper = set === 'paper';
@@ -372,7 +372,9 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
   const nU = names.unary.length;
   const nE = names.edge.length;
   const unary = new Float32Array(n * nU); // [nBlocks, nU] row-major
-  const edge = new Float32Array(Math.max(n - 1, 0) * nE); // [nBlocks - 1, nE] row-major
+  // [nBlocks - 1, nE] row-major; empty when the caller will not run the pairwise net (edges: false)
+  const edges = options.edges !== false;
+  const edge = new Float32Array(edges ? Math.max(n - 1, 0) * nE : 0);
   if (n === 0) return { unary, edge, nBlocks: 0, selectorIds: new Int32Array(0) };
 
   // Body span in text order (docs/design.md, Features: the leaf): first leaf start to last leaf end.
@@ -475,7 +477,7 @@ export function computeFeatures(page: Page, set: FeatureSetName): Features {
     }
   }
 
-  for (let i = 0; i < n - 1; i++) {
+  for (let i = 0; edges && i < n - 1; i++) {
     const a = blocks[i];
     const b = blocks[i + 1];
     const row = i * nE;
