@@ -1,9 +1,9 @@
 // `pith batch` on all cores: pages from a folder of .html/.html.gz files or from .warc/.warc.gz files, extracted by
 // N worker processes (each with its own model session), written one JSON line per page in input order.
 //
-// Processes, not worker threads: on the 2-core machine of the README, two threads of one process extracted 300 pages
-// no faster than one (0.9-1.0x, and 1.6x the CPU time: every stage slowed down, garbage collection most), while two
-// processes gave 1.3x (README, Bulk extraction).
+// Processes rather than worker threads: on the 2-core machine of the README a second core gains little either way
+// (--jobs 2 gave 0.9-1.1x with both), but two separate processes did better than two threads of one process (1.2-1.3x
+// over the halves of the pages; README, Bulk extraction, Numbers).
 //
 // Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
 // workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
