@@ -59,16 +59,11 @@ export interface AncestorContext {
    * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
    */
   readonly classDepth: readonly number[];
-  /** Some ancestor is hidden (any of the four kinds below). */
+  /**
+   * Some ancestor is hidden: an inline style `display: none` or `visibility: hidden`, the `hidden` attribute,
+   * `aria-hidden="true"`, or a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...).
+   */
   readonly hidden: boolean;
-  /** Some ancestor has an inline style `display: none` or `visibility: hidden`. */
-  readonly hiddenStyle: boolean;
-  /** Some ancestor has the `hidden` attribute. */
-  readonly hiddenAttr: boolean;
-  /** Some ancestor has `aria-hidden="true"`. */
-  readonly ariaHidden: boolean;
-  /** Some ancestor has a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...). */
-  readonly hiddenClass: boolean;
   /**
    * Raw DOM depth of the nearest comment-section ancestor (class or id words comment/respond/disqus/reply/...,
    * `role="comment"`, `itemprop="comment"`, a schema.org Comment item), -1 when none.
@@ -85,10 +80,6 @@ export const ROOT_CONTEXT: AncestorContext = Object.freeze({
   roles: new Uint8Array(ROLE_NAMES.length),
   classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
   hidden: false,
-  hiddenStyle: false,
-  hiddenAttr: false,
-  ariaHidden: false,
-  hiddenClass: false,
   commentDepth: -1,
   inLink: false,
   heading: 0,
@@ -166,10 +157,6 @@ export function childContext(
   let roles = parent.roles;
   let classDepth = parent.classDepth;
   let hidden = parent.hidden;
-  let hiddenStyle = parent.hiddenStyle;
-  let hiddenAttr = parent.hiddenAttr;
-  let ariaHidden = parent.ariaHidden;
-  let hiddenClass = parent.hiddenClass;
   let commentDepth = parent.commentDepth;
   let inLink = parent.inLink;
   let heading = parent.heading;
@@ -211,14 +198,15 @@ export function childContext(
     changed = true;
   }
   if (hasAttributes) {
-    if (!hiddenStyle) {
+    if (!hidden) {
       const style = attr(el, 'style');
-      if (style !== null && HIDDEN_STYLE.test(style)) hiddenStyle = changed = true;
+      if (
+        (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
+        attr(el, 'aria-hidden') === 'true' || hasHiddenClass(classAttr)
+      ) {
+        hidden = changed = true;
+      }
     }
-    if (!hiddenAttr && attr(el, 'hidden') !== null) hiddenAttr = changed = true;
-    if (!ariaHidden && attr(el, 'aria-hidden') === 'true') ariaHidden = changed = true;
-    if (!hiddenClass && hasHiddenClass(classAttr)) hiddenClass = changed = true;
-    hidden = hiddenStyle || hiddenAttr || ariaHidden || hiddenClass;
     let comment = isCommentName(classAttr, true) || isCommentName(id, false);
     if (!comment) {
       const itemprop = attr(el, 'itemprop');
@@ -233,6 +221,6 @@ export function childContext(
     }
   }
   return changed
-    ? { tags, roles, classDepth, hidden, hiddenStyle, hiddenAttr, ariaHidden, hiddenClass, commentDepth, inLink, heading }
+    ? { tags, roles, classDepth, hidden, commentDepth, inLink, heading }
     : parent;
 }
