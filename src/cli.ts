@@ -15,7 +15,7 @@ import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, withRounded
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { defaultModelDir, packageRoot } from './model/node-assets.js';
-import { type FeatureSetName, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './types.js';
+import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
 
 
 const EXIT_OK = 0;

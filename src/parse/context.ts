@@ -89,7 +89,7 @@ const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];
 
 /** Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). */
-export function classWordIndices(s: string): readonly number[] {
+function classWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordMemo(s);
 }
 /** The same for an id: ids are unique, so remembering them would only fill the memo. */
@@ -132,14 +132,16 @@ const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
-const COMMENT_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
-/** True when a class or id string names a comment section (class attributes are remembered, ids are not). */
-function isCommentName(s: string, remember: boolean): boolean {
-  if (s.length === 0) return false;
-  return remember ? commentNameMemo(s) : namesComment(s);
+/** True when a class attribute names a comment section (remembered per distinct attribute). */
+function classNamesComment(s: string): boolean {
+  return s.length !== 0 && commentNameMemo(s);
+}
+/** The same for an id (not remembered: ids are unique). */
+function idNamesComment(s: string): boolean {
+  return s.length !== 0 && namesComment(s);
 }
 function namesComment(s: string): boolean {
-  for (const tok of s.split(COMMENT_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
+  for (const tok of s.split(TOKEN_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
   return false;
 }
 const commentNameMemo = stringMemo(namesComment);
@@ -207,7 +209,7 @@ export function childContext(
         hidden = changed = true;
       }
     }
-    let comment = isCommentName(classAttr, true) || isCommentName(id, false);
+    let comment = classNamesComment(classAttr) || idNamesComment(id);
     if (!comment) {
       const itemprop = attr(el, 'itemprop');
       const itemtype = attr(el, 'itemtype');

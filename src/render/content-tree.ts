@@ -13,7 +13,6 @@
 
 import { type DomElement, type DomNode, type DomText, firstChildOf } from '../parse/dom.js';
 import {
-  BLOCK_TAGS,
   type ContentAttrs,
   type ContentElement,
   type ContentNode,

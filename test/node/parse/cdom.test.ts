@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../../src/parse/page.js';
 import { SKIP_TAGS } from '../../../src/parse/cdom.js';
 import type { CdomNode } from '../../../src/types.js';
-import type { DomNode } from '../../../src/parse/dom.js';
 import { renderText } from '../../../src/render/text.js';
 import { pageTextLayout } from '../../../src/render/spacing.js';
 
