@@ -2,7 +2,7 @@
 //
 // 1. Pages per second per core of `pith batch` (the built CLI, `node bin/pith.js`, as users run it) over the WCXB
 //    dev pages with --jobs 1 and --jobs 2, side by side with Readability.js on linkedom (eval/readability-batch.ts:
-//    the same files, the same reading and decoding, one thread) in the same run. Each is a whole process, start-up
+//    the same files, the same reading and decoding, one thread, the same V8 flags as pith's workers) in the same run. Each is a whole process, start-up
 //    included, timed by wall clock; the order rotates every round; the medians of the rounds are reported.
 // 2. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
@@ -16,7 +16,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pageFilesOf } from '../src/batch.js';
+import { WORKER_V8_FLAGS, pageFilesOf } from '../src/batch.js';
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 
@@ -75,7 +75,9 @@ async function main(): Promise<void> {
   const runners: Record<string, () => Promise<Timed>> = {
     'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
     'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
-    'Readability.js (linkedom)': () => timedRun(process.execPath, ['--import', 'tsx', 'eval/readability-batch.ts', pagesDir, '--out', join(work, 'readability.jsonl')]),
+    // Readability.js gets the V8 flags of pith's workers too (a 64 MB young generation), so that the comparison is of
+    // the extractors, not of garbage-collector settings.
+    'Readability.js (linkedom)': () => timedRun(process.execPath, [...WORKER_V8_FLAGS, '--import', 'tsx', 'eval/readability-batch.ts', pagesDir, '--out', join(work, 'readability.jsonl')]),
   };
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));

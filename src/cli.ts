@@ -86,7 +86,8 @@ the library). A page that fails (not HTML, broken gzip) gets {"id", "text": "", 
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
   --format <f>              text (default), markdown, html or json: what each line carries besides the text
-  --jobs <n>, -j <n>        worker processes extracting at once (default: the number of cores, here ${availableParallelism()})
+  --jobs <n>, -j <n>        worker processes extracting at once (default: the number of cores, here ${availableParallelism()});
+                            --jobs 1 is one worker process
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
 `;

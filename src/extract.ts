@@ -124,7 +124,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
     t3 = performance.now();
     if (pageStage) {
       progress.stage = 'running the page stage';
-      const pageFeatures = computePageFeatures(page, features, potentials.unary);
+      const pageFeatures = computePageFeatures(page, features, potentials.unary, metadata.kinds);
       potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
       tPage = performance.now();
     } else {

@@ -118,7 +118,16 @@ export interface PageMetadata {
   /** Canonical URL, absolute. */
   canonicalUrl: string | null;
   description: string | null;
+  /**
+   * What the page's structured data says it is (schema.org types in JSON-LD or microdata, `og:type`), in the order
+   * of PAGE_KINDS; empty when it says nothing we map. A page may declare several (a review article with a Product).
+   */
+  kinds: PageKind[];
 }
+
+/** The kinds of page that structured data declares (PageMetadata.kinds); also page-stage features. */
+export const PAGE_KINDS = ['article', 'product', 'discussion', 'listing'] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
 
 /**
  * Fingerprint of the extracted text, for finding near-duplicates across a corpus (src/fingerprint/simhash.ts).

@@ -38,6 +38,8 @@ GROUPS = {
         "windows": ["window_mean_p_2", "window_mean_p_5", "window_mean_p_15", "window_mean_p_50", "window_max_p_5",
                     "window_kept_share_10"],
         "repeat": ["log(sibling_repeat)", "class_path_mean_p", "near_duplicate", "duplicate_p_gain"],
+        "declares": ["declares_article", "declares_product", "declares_discussion", "declares_listing"],
+        "comments": ["in_comment_section", "page_comment_word_share", "first_cls_comment"],
     },
 }
 
@@ -60,7 +62,7 @@ def main():
         with open(os.path.join(data_dir, "page-index.json")) as f:
             names = json.load(f)["pageFeatureNames"]
         raw = np.fromfile(os.path.join(data_dir, "page.f32"), dtype="<f4").reshape(-1, len(names))
-        cfg, mean, std, state = ckpt["config"], ckpt["mean"], ckpt["std"], ckpt["net"]["state"]
+        cfg, mean, std, state = ckpt["config"], ckpt["mean"], ckpt["std"], ckpt["nets"][0]["state"]  # the first seed
     x = standardise(raw, mean, std, cfg["feature_clip"])
     drop = [] if args.drop == "none" else args.drop.split(",")
     cols = []

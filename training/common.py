@@ -21,6 +21,7 @@ CONFIG_DEFAULTS = {
     "select_metric": "block_f1",  # checkpoint and lambda choice on val: block_f1 (pooled) | word_f1 (macro proxy)
     "noisy_blocks": None,  # .npz from training/label_noise.py: train blocks to drop from / relabel in the loss
     "noisy_action": "drop",  # drop (unary loss weight 0) | relabel (flip the train label; edge labels follow)
+    "ensemble": 1,  # page stage: nets trained from seeds seed, seed + 1, ...; the exported net is their mean
 }
 
 # log(p) is taken of max(p, LOG_FLOOR) so that a probability that underflowed to 0 stays finite (and 0 * log p

@@ -18,6 +18,8 @@ import { loadPage } from '../dev/corpus.js';
 import { loadNodeClassifier } from '../src/model/node-assets.js';
 import { computeFeatures } from '../src/parse/features.js';
 import { PAGE_FEATURE_SCHEMA, computePageFeatures, pageFeatureNames } from '../src/parse/page-context.js';
+import { extractMetadata } from '../src/parse/metadata.js';
+import type { DomNode } from '../src/parse/dom.js';
 import { parsePage } from '../src/parse/page.js';
 import type { Classifier } from '../src/types.js';
 import type { IndexPage } from './dump-dataset.js';
@@ -69,7 +71,8 @@ async function main(): Promise<void> {
     if (entry.split === 'train' && fold === undefined) throw new Error(`page ${entry.id} has no fold: run training/page.py folds again`);
     const classifier = fold === undefined ? shipped : foldNets[fold];
     const { unary } = await classifier.predict(features.unary, features.edge, features.nBlocks);
-    const pageFeatures = computePageFeatures(page, features, unary); // [nBlocks, nP]
+    const { kinds } = extractMetadata(page.document as DomNode, { url: corpusPage.url });
+    const pageFeatures = computePageFeatures(page, features, unary, kinds); // [nBlocks, nP]
     for (let i = 0; i < pageFeatures.length; i++) {
       if (!Number.isFinite(pageFeatures[i])) throw new Error(`page ${entry.id}: page feature ${names[i % nP]} is not finite`);
     }

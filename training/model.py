@@ -63,6 +63,53 @@ def make_pairwise(n_features: int, dropout: float = 0.0) -> Web2TextCNN:
     return Web2TextCNN(n_features, 4, dropout)
 
 
+class MeanOfNets(nn.Module):
+    """Several nets trained alike from different seeds, as one: the mean of their class probabilities, returned as
+    log-probabilities (so a softmax over the output, as ExportWrapper and page_probabilities apply, gives the mean)."""
+
+    def __init__(self, nets):
+        super().__init__()
+        self.nets = nn.ModuleList(nets)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: [batch, nFeatures, seq] -> log mean probability [batch, nClasses, seq]."""
+        p = torch.stack([torch.softmax(net(x), dim=1) for net in self.nets]).mean(dim=0)
+        return torch.log(p.clamp_min(1e-12))
+
+    @property
+    def convs(self):
+        return self.nets[0].convs
+
+
+class GroupedMeanOfNets(nn.Module):
+    """MeanOfNets as one net of grouped convolutions: the members' first layers side by side (they read the same
+    features), every later layer a convolution with one group per member. The same function, with one operator per
+    layer instead of one per layer and member (cheaper to run in onnxruntime-web)."""
+
+    def __init__(self, nets):
+        super().__init__()
+        self.k = len(nets)
+        self.n_classes = nets[0].convs[-1].out_channels
+        self.convs = nn.ModuleList()
+        for i, first in enumerate(nets[0].convs):
+            conv = nn.Conv1d(first.in_channels * (1 if i == 0 else self.k), first.out_channels * self.k,
+                             first.kernel_size[0], padding=first.padding[0], groups=1 if i == 0 else self.k)
+            with torch.no_grad():
+                conv.weight.copy_(torch.cat([net.convs[i].weight for net in nets], dim=0))
+                conv.bias.copy_(torch.cat([net.convs[i].bias for net in nets], dim=0))
+            self.convs.append(conv)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: [batch, nFeatures, seq] -> log mean probability [batch, nClasses, seq]."""
+        for i, conv in enumerate(self.convs):
+            x = conv(x)
+            if i < len(self.convs) - 1:
+                x = F.relu(x)
+        b, _, seq = x.shape
+        p = torch.softmax(x.reshape(b, self.k, self.n_classes, seq), dim=2).mean(dim=1)
+        return torch.log(p.clamp_min(1e-12))
+
+
 class ExportWrapper(nn.Module):
     """What goes into the ONNX file: standardised features in block order, probabilities out.
 

@@ -16,6 +16,9 @@ const PAGE_TYPES: ReadonlySet<string> = new Set([
   'webpage', 'itempage', 'aboutpage', 'faqpage', 'collectionpage', 'qapage', 'medicalwebpage',
 ]);
 
+/** Distinct types recorded per page (JSON-LD and microdata together). */
+export const MAX_TYPES = 64;
+
 export interface JsonLdFacts {
   headline: string | null;
   name: string | null;
@@ -34,7 +37,11 @@ export interface JsonLdFacts {
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-export function readJsonLd(text: string, out: JsonLdFacts[]): void {
+/**
+ * Reads one JSON-LD block: the facts of its article- and page-like entities go to `out`, and every schema.org type
+ * it names (lower case, without the vocabulary's URL) to `types`.
+ */
+export function readJsonLd(text: string, out: JsonLdFacts[], types: Set<string>): void {
   let data: Json;
   try {
     data = JSON.parse(text.trim().replace(/^<!--|-->$/g, '')) as Json;
@@ -51,12 +58,13 @@ export function readJsonLd(text: string, out: JsonLdFacts[]): void {
     }
     if (item === null || typeof item !== 'object') continue;
     if (Array.isArray(item['@graph'])) todo.push(item['@graph']);
-    const types = typesOf(item['@type']);
-    if (types.length === 0) continue;
-    const isWebsite = types.includes('website');
-    const rank = types.some((t) => ARTICLE_TYPES.has(t) && !PAGE_TYPES.has(t))
+    const itemTypes = typesOf(item['@type']);
+    if (itemTypes.length === 0) continue;
+    for (const t of itemTypes) if (types.size < MAX_TYPES) types.add(t);
+    const isWebsite = itemTypes.includes('website');
+    const rank = itemTypes.some((t) => ARTICLE_TYPES.has(t) && !PAGE_TYPES.has(t))
       ? 2
-      : types.some((t) => PAGE_TYPES.has(t))
+      : itemTypes.some((t) => PAGE_TYPES.has(t))
         ? 1
         : 0;
     if (isWebsite) {

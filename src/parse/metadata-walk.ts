@@ -3,7 +3,7 @@
 
 import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from './dom.js';
 import { URL_LIKE, WS } from './metadata-fields.js';
-import { type JsonLdFacts, readJsonLd } from './metadata-json-ld.js';
+import { type JsonLdFacts, MAX_TYPES, readJsonLd } from './metadata-json-ld.js';
 
 /** Elements visited at most; JSON-LD, `<meta>`, the first `h1` and bylines are almost always well before. */
 const MAX_ELEMENTS = 40_000;
@@ -16,6 +16,8 @@ const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|authors|author-name|w
 export interface Candidates {
   meta: Map<string, string>;
   jsonLd: JsonLdFacts[];
+  /** schema.org types the page names in JSON-LD and microdata (`itemtype`), lower case, without the vocabulary URL. */
+  types: Set<string>;
   title: string | null;
   h1: string | null;
   htmlLang: string | null;
@@ -35,6 +37,7 @@ export function collectCandidates(document: DomNode): Candidates {
   const c: Candidates = {
     meta: new Map(),
     jsonLd: [],
+    types: new Set(),
     title: null,
     h1: null,
     htmlLang: null,
@@ -127,7 +130,7 @@ function visit(el: DomElement, c: Candidates): boolean {
     }
     case 'script': {
       const type = (attr(el, 'type') ?? '').toLowerCase();
-      if (type.includes('ld+json')) readJsonLd(rawText(el), c.jsonLd);
+      if (type.includes('ld+json')) readJsonLd(rawText(el), c.jsonLd, c.types);
       return false;
     }
     case 'style':
@@ -155,6 +158,13 @@ function visit(el: DomElement, c: Candidates): boolean {
     }
   }
   if (!hasAttributes) return true;
+  const itemtype = attr(el, 'itemtype');
+  if (itemtype) {
+    for (const t of itemtype.split(WS)) {
+      const name = t.toLowerCase().replace(/^.*[/#:]/, '');
+      if (name !== '' && c.types.size < MAX_TYPES) c.types.add(name);
+    }
+  }
   const itemprop = attr(el, 'itemprop');
   if (itemprop) {
     const props = itemprop.toLowerCase();

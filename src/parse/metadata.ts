@@ -4,7 +4,7 @@
 // metadata-fields.ts. JSON-LD: metadata-json-ld.ts; dates: metadata-dates.ts; language: metadata-language.ts.
 
 import type { DomNode } from './dom.js';
-import type { PageMetadata } from '../types.js';
+import { PAGE_KINDS, type PageKind, type PageMetadata } from '../types.js';
 import { firstDate } from './metadata-dates.js';
 import { absolute, clean, cleanAuthor, firstOf, nonUrl, parseUrl, preferHeading, stripSiteName } from './metadata-fields.js';
 import { pickJsonLd } from './metadata-json-ld.js';
@@ -103,5 +103,30 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     firstOf(m.get('description'), m.get('og:description'), m.get('twitter:description'), ld?.description),
   );
 
-  return { title, author, publishedDate, modifiedDate, language, siteName, image, canonicalUrl, description };
+  const kinds = pageKindsOf(c.types, m.get('og:type') ?? null);
+
+  return { title, author, publishedDate, modifiedDate, language, siteName, image, canonicalUrl, description, kinds };
+}
+
+/** schema.org types (lower case) and `og:type` values of each page kind. */
+const KIND_TYPES: Record<PageKind, ReadonlySet<string>> = {
+  article: new Set([
+    'article', 'newsarticle', 'blogposting', 'reportagenewsarticle', 'analysisnewsarticle', 'opinionnewsarticle',
+    'reviewnewsarticle', 'backgroundnewsarticle', 'askpublicnewsarticle', 'liveblogposting', 'scholarlyarticle',
+    'techarticle', 'report', 'og:article',
+  ]),
+  product: new Set(['product', 'productgroup', 'productmodel', 'individualproduct', 'og:product', 'og:product.item']),
+  discussion: new Set(['discussionforumposting', 'qapage']),
+  listing: new Set(['itemlist', 'collectionpage', 'searchresultspage', 'offercatalog']),
+};
+
+/** The kinds a page declares, from its schema.org types and its `og:type`. */
+function pageKindsOf(types: ReadonlySet<string>, ogType: string | null): PageKind[] {
+  const og = ogType === null ? null : `og:${ogType.trim().toLowerCase()}`;
+  return PAGE_KINDS.filter((kind) => {
+    const names = KIND_TYPES[kind];
+    if (og !== null && names.has(og)) return true;
+    for (const t of types) if (names.has(t)) return true;
+    return false;
+  });
 }

@@ -13,22 +13,26 @@
 // - near-duplicates: another block with the same text up to case and outer spaces, and how much more likely that
 //   copy is;
 // - page totals: expected content words, their share, the share of blocks kept, the region's span;
+// - what the page's structured data declares it to be (PageMetadata.kinds: article, product, discussion, listing),
+//   so that the same repeated author-and-date posts can be kept on a forum and dropped under an article or a product;
+// - comment sections: whether the block is inside one (class or id words, ARIA role, itemprop, schema.org Comment;
+//   parse/context.ts) and the share of the page's words that are, to be weighed with what the page declares;
 // - a few first-pass features by name (words, links, hidden, heading, ...).
-import type { CdomNode } from '../types.js';
+import { PAGE_KINDS, type CdomNode, type PageKind } from '../types.js';
 import { PithError } from '../errors.js';
 import type { Features } from './features.js';
 import { featureNames } from './features.js';
 import type { Page } from './page.js';
 
 /** Bump when any page feature changes meaning or order. */
-export const PAGE_FEATURE_SCHEMA = 'page-2';
+export const PAGE_FEATURE_SCHEMA = 'page-3';
 
 /** First-pass (`pith` set) features the page net sees as they are. */
 const FIRST_PASS_NAMES: readonly string[] = [
   'log(n_words)', 'leaf_link_density', 'p_link_density', 'gp_link_density', 'hidden', 'heading_level',
   'block_break_before', 'block_break_after',
   'title_overlap', 'rel_block_index', 'log(n_duplicates)', 'log(n_same_class_path)', 'date_like', 'anc_article',
-  'anc_main', 'anc_aside', 'anc_nav', 'anc_footer',
+  'anc_main', 'anc_aside', 'anc_nav', 'anc_footer', 'cls_comment',
 ];
 
 const WINDOWS = [2, 5, 15, 50] as const;
@@ -41,6 +45,8 @@ const PAGE_NAMES: readonly string[] = [
   'parent_mean_p', 'gp_mean_p', 'ggp_mean_p', 'parent_content_share', 'gp_content_share', 'ggp_content_share',
   'log(sibling_repeat)', 'class_path_mean_p', 'near_duplicate', 'duplicate_p_gain',
   'log(page_content_words)', 'page_content_share', 'page_kept_block_share',
+  ...PAGE_KINDS.map((kind) => `declares_${kind}`),
+  'in_comment_section', 'page_comment_word_share',
   ...FIRST_PASS_NAMES.map((n) => `first_${n}`),
 ];
 
@@ -92,9 +98,10 @@ function classListId(list: readonly string[] | undefined): number {
 
 /**
  * Page features of every block. `first`: the first pass's features of the page (set `pith`); `probs`: the first
- * pass's unary probabilities [nBlocks, 2] row-major. -> [nBlocks, pageFeatureNames().length] row-major.
+ * pass's unary probabilities [nBlocks, 2] row-major; `kinds`: what the page declares itself to be
+ * (extractMetadata). -> [nBlocks, pageFeatureNames().length] row-major.
  */
-export function computePageFeatures(page: Page, first: Features, probs: Float32Array): Float32Array {
+export function computePageFeatures(page: Page, first: Features, probs: Float32Array, kinds: readonly PageKind[]): Float32Array {
   const blocks = page.blocks;
   const n = blocks.length;
   const nP = PAGE_NAMES.length;
@@ -122,6 +129,10 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     kept[i + 1] = kept[i] + (p[i] > 0.5 ? 1 : 0);
   }
   const massFloor = Math.max(mass, 1e-9);
+  const declared = PAGE_KINDS.map((kind) => b2d(kinds.includes(kind)));
+  let commentWords = 0;
+  for (let i = 0; i < n; i++) if (page.leafInfo[i].context.commentDepth >= 0) commentWords += w[i];
+  const commentWordShare = commentWords / Math.max(totalWords, 1);
 
   // The collapsed DOM in pre-order: node index, parent index, depth; leaves are the blocks in order.
   const nodes: CdomNode[] = [];
@@ -366,6 +377,9 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     out[o++] = pageContentWords;
     out[o++] = pageContentShare;
     out[o++] = pageKept;
+    for (let j = 0; j < declared.length; j++) out[o++] = declared[j];
+    out[o++] = b2d(page.leafInfo[i].context.commentDepth >= 0);
+    out[o++] = commentWordShare;
     const row = i * N_FIRST;
     for (let j = 0; j < FIRST_INDEX.length; j++) out[o++] = first.unary[row + FIRST_INDEX[j]];
     if (o !== (i + 1) * nP) throw new PithError('internal', `page features: wrote ${o - i * nP} values, names list ${nP}`);

@@ -1,7 +1,7 @@
 // `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
 
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,22 @@ describe('pith batch', () => {
     const badJobs = await pith(['batch', pagesDir, '--jobs', '0', '--out', '-']);
     expect(badJobs.code).toBe(2);
   }, 120_000);
+
+  it('a page file that cannot be read (a broken link) gets its own error line; the other pages are extracted', async () => {
+    const folder = join(dir, 'with-broken-link');
+    mkdirSync(folder);
+    const first = readdirSync(pagesDir).sort()[0];
+    writeFileSync(join(folder, first), readFileSync(join(pagesDir, first)));
+    symlinkSync(join(dir, 'no-such-page.html'), join(folder, 'zz-broken.html'));
+    const r = await pith(['batch', folder, '--jobs', '1', '--out', join(dir, 'broken-link.jsonl')]);
+    expect(r.code, r.stderr).toBe(1); // some page failed
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const lines = linesOf(join(dir, 'broken-link.jsonl'));
+    expect(lines.map((l) => l.id)).toEqual([first.replace(/\.html?(\.gz)?$/, ''), 'zz-broken']);
+    expect(lines[0].error).toBeUndefined();
+    expect(lines[0].text.length).toBeGreaterThan(100);
+    expect(lines[1].error).toMatch(/ENOENT|no such file/);
+  }, 120_000);
 });
 
 describe('the worker processes of --jobs', () => {
@@ -100,6 +116,8 @@ describe('the worker processes of --jobs', () => {
       while (written.length === 0) await new Promise((r) => setTimeout(r, 20));
       const workers = childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'));
       expect(workers.length).toBe(2);
+      // each worker runs with the pool's V8 flags (a 64 MB young generation)
+      for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=64');
       process.kill(workers[0], 'SIGKILL');
       for (let i = 0; i < 20; i++) yield { id: `more-${i}`, url: `https://example.com/m${i}`, html };
     }

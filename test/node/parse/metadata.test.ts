@@ -148,3 +148,27 @@ describe('language, site, image, canonical, description', () => {
     expect(m.canonicalUrl).toBeNull();
   });
 });
+
+describe('page kinds (what the structured data declares)', () => {
+  const ld = (json: string) => `<script type="application/ld+json">${json}</script>`;
+  it('none without structured data', () => {
+    expect(meta('<title>x</title>', '<p>Hello</p>').kinds).toEqual([]);
+  });
+  it('JSON-LD types, in an @graph, with a vocabulary URL, as arrays', () => {
+    expect(meta(ld('{"@type":"NewsArticle","headline":"h"}')).kinds).toEqual(['article']);
+    expect(meta(ld('{"@graph":[{"@type":"WebSite"},{"@type":["https://schema.org/Product"],"name":"Kettle"}]}')).kinds).toEqual(['product']);
+    expect(meta(ld('[{"@type":"DiscussionForumPosting"},{"@type":"ItemList"}]')).kinds).toEqual(['discussion', 'listing']);
+  });
+  it('microdata itemtype in the body and og:type in the head', () => {
+    expect(meta('', '<div itemscope itemtype="http://schema.org/Product"><span itemprop="name">Kettle</span></div>').kinds).toEqual(['product']);
+    expect(meta('<meta property="og:type" content="Article">').kinds).toEqual(['article']);
+    expect(meta('<meta property="og:type" content="product.item">').kinds).toEqual(['product']);
+    // og:type "website" and types we do not map (Organization, BreadcrumbList) declare nothing
+    expect(meta('<meta property="og:type" content="website">', ld('{"@type":["Organization","BreadcrumbList"]}')).kinds).toEqual([]);
+  });
+  it('a broken JSON-LD block declares nothing and breaks nothing', () => {
+    const m = meta('<title>T</title>', ld('{"@type":"Product",'));
+    expect(m.kinds).toEqual([]);
+    expect(m.title).toBe('T');
+  });
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeFeatures } from '../../../src/parse/features.js';
 import { computePageFeatures, pageFeatureNames } from '../../../src/parse/page-context.js';
 import { parsePage } from '../../../src/parse/page.js';
+import type { PageKind } from '../../../src/types.js';
 
 const ARTICLE = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the story has enough words to count as real prose here.</p>`).join('');
 const TEASERS = Array.from({ length: 5 }, (_, i) => `<li class="card"><a href="/s${i}"><h3>Other story number ${i} about things</h3></a></li>`).join('');
@@ -11,7 +12,7 @@ const HTML =
   `<aside><ul class="related">${TEASERS}</ul></aside><footer><p>Paragraph 0 of the story has enough words to count as real prose here.</p></footer></body>`;
 
 /** Page features of HTML with first-pass probability `pOf(text)` per block, as name -> values by block. */
-function pageFeatures(pOf: (text: string) => number) {
+function pageFeatures(pOf: (text: string) => number, kinds: readonly PageKind[] = []) {
   const page = parsePage(HTML);
   const first = computeFeatures(page, 'pith');
   const probs = new Float32Array(page.blocks.length * 2); // [nBlocks, 2]
@@ -20,7 +21,7 @@ function pageFeatures(pOf: (text: string) => number) {
     probs[i * 2] = 1 - p;
     probs[i * 2 + 1] = p;
   });
-  const out = computePageFeatures(page, first, probs);
+  const out = computePageFeatures(page, first, probs, kinds);
   const names = pageFeatureNames();
   const col = (name: string): number[] => {
     const j = names.indexOf(name);
@@ -77,5 +78,19 @@ describe('page features (second stage)', () => {
     expect(low.col('window_mean_p_50')[3]).toBeCloseTo(0.1, 5);
     expect(high.col('page_kept_block_share')[0]).toBe(1);
     expect(low.col('page_kept_block_share')[0]).toBe(0);
+  });
+
+  it('carries what the page declares itself to be, the same for every block', () => {
+    const none = pageFeatures(() => 0.5);
+    const product = pageFeatures(() => 0.5, ['product']);
+    const both = pageFeatures(() => 0.5, ['article', 'discussion']);
+    for (const i of [0, 4]) {
+      expect(none.col('declares_product')[i]).toBe(-1);
+      expect(product.col('declares_product')[i]).toBe(1);
+      expect(product.col('declares_article')[i]).toBe(-1);
+      expect(both.col('declares_article')[i]).toBe(1);
+      expect(both.col('declares_discussion')[i]).toBe(1);
+      expect(both.col('declares_listing')[i]).toBe(-1);
+    }
   });
 });
