@@ -20,6 +20,7 @@ selected like the unary net (config `page.py`).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -225,7 +226,11 @@ def cmd_export(args):
                                  "trainSeconds": round(ckpt["trainSeconds"], 1)}},
     }
     base_version = sidecar["version"].split("+page")[0]
-    sidecar["version"] = f"{base_version}+page-{cfg['name']}"
+    # the page net's own bytes name it: a new page stage over the same first stage is a new model version (and a new
+    # cache key for the Worker's cached outputs)
+    with open(os.path.join(args.out, f"{args.set}-page.onnx"), "rb") as f:
+        page_hash = hashlib.sha256(f.read()).hexdigest()[:8]
+    sidecar["version"] = f"{base_version}+page-{cfg['name']}-{page_hash}"
     with open(sidecar_path, "w") as f:
         json.dump(sidecar, f, indent=1)
         f.write("\n")
