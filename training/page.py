@@ -35,7 +35,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (ROOT, Dataset, block_metrics, load_config, mean_std, page_probabilities,  # noqa: E402
                     seed_everything, standardise, viterbi, word_f1_proxy)
-from model import GroupedMeanOfNets, make_pairwise, make_unary  # noqa: E402
+from model import GroupedMeanOfNets, MeanOfNets, make_pairwise, make_unary  # noqa: E402
 from train import train_net  # noqa: E402
 from export import TOLERANCE, export_onnx, f32  # noqa: E402
 
@@ -171,6 +171,16 @@ def cmd_export(args):
     # one net, or the mean of several trained from different seeds (config `ensemble`), exported as one graph
     net = members[0] if len(members) == 1 else GroupedMeanOfNets(members)
     net.eval()
+    if len(members) > 1:
+        # the grouped graph must be the plain mean of the members (checked on the first val pages)
+        for member in members:
+            member.eval()
+        plain = MeanOfNets(members).eval()
+        for p in data.split("val")[:20]:
+            xs = x[p.block_offset: p.block_offset + p.n_blocks]
+            diff = float(np.abs(page_probabilities(net, xs) - page_probabilities(plain, xs)).max(initial=0.0))
+            if diff > 1e-5:
+                raise SystemExit(f"grouped page net differs from the mean of its members by {diff} on page {p.id}")
     pairwise = make_pairwise(xe.shape[1])
     pairwise.load_state_dict(first["pairwise"]["state"])
     pairwise.eval()

@@ -8,3 +8,4 @@ eval_every = 20
 patience = 0
 lambdas = [0.0, 0.5, 1.0]
 golden_pages = 2
+ensemble = 2  # page stage: two nets, so that the smoke run exports and parity-checks the grouped mean too
