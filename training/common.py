@@ -218,6 +218,7 @@ def viterbi(unary: np.ndarray, pairwise: np.ndarray, lam: float) -> np.ndarray:
 def page_probabilities(net, x: np.ndarray) -> np.ndarray:
     """Run a net over one whole page. x: [seq, nFeatures] standardised -> probabilities [seq, nClasses]."""
     if x.shape[0] == 0:
-        return np.zeros((0, net.convs[-1].out_channels), dtype=np.float32)
+        # a mean of nets (model.py) names its classes; a single net's last layer has one channel per class
+        return np.zeros((0, getattr(net, "n_classes", None) or net.convs[-1].out_channels), dtype=np.float32)
     logits = net(torch.from_numpy(np.ascontiguousarray(x.T))[None])  # [1, nClasses, seq]
     return torch.softmax(logits, dim=1)[0].T.contiguous().numpy()

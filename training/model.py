@@ -70,15 +70,12 @@ class MeanOfNets(nn.Module):
     def __init__(self, nets):
         super().__init__()
         self.nets = nn.ModuleList(nets)
+        self.n_classes = nets[0].convs[-1].out_channels
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x: [batch, nFeatures, seq] -> log mean probability [batch, nClasses, seq]."""
         p = torch.stack([torch.softmax(net(x), dim=1) for net in self.nets]).mean(dim=0)
         return torch.log(p.clamp_min(1e-12))
-
-    @property
-    def convs(self):
-        return self.nets[0].convs
 
 
 class GroupedMeanOfNets(nn.Module):
