@@ -117,8 +117,13 @@ export function pickJsonLd(all: JsonLdFacts[]): JsonLdFacts | null {
   return best;
 }
 
+/** A schema.org type as named in JSON-LD or microdata ("https://schema.org/NewsArticle") -> "newsarticle". */
+export function schemaTypeName(t: string): string {
+  return t.toLowerCase().replace(/^.*[/#:]/, '');
+}
+
 function typesOf(t: Json | undefined): string[] {
-  if (typeof t === 'string') return [t.toLowerCase().replace(/^.*[/#:]/, '')];
+  if (typeof t === 'string') return [schemaTypeName(t)];
   if (Array.isArray(t)) return t.flatMap((x) => typesOf(x));
   return [];
 }

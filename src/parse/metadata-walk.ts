@@ -3,7 +3,7 @@
 
 import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from './dom.js';
 import { URL_LIKE, WS } from './metadata-fields.js';
-import { type JsonLdFacts, MAX_TYPES, readJsonLd } from './metadata-json-ld.js';
+import { type JsonLdFacts, MAX_TYPES, readJsonLd, schemaTypeName } from './metadata-json-ld.js';
 
 /** Elements visited at most; JSON-LD, `<meta>`, the first `h1` and bylines are almost always well before. */
 const MAX_ELEMENTS = 40_000;
@@ -161,7 +161,7 @@ function visit(el: DomElement, c: Candidates): boolean {
   const itemtype = attr(el, 'itemtype');
   if (itemtype) {
     for (const t of itemtype.split(WS)) {
-      const name = t.toLowerCase().replace(/^.*[/#:]/, '');
+      const name = schemaTypeName(t);
       if (name !== '' && c.types.size < MAX_TYPES) c.types.add(name);
     }
   }
