@@ -123,12 +123,13 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng, sample_weight
     n_classes = 2 if kind == "unary" else 4
     weight = None
     class_weight = cfg[f"{kind}_class_weight"]
-    if class_weight == "balanced":
+    if class_weight in ("balanced", "sqrt_balanced"):
         y = data.labels[data.block_rows(train_pages)] if kind == "unary" else data.edge_labels[data.edge_rows(train_pages)]
         counts = np.bincount(y, minlength=n_classes).astype(np.float64)
-        weight = torch.tensor(y.size / (n_classes * np.maximum(counts, 1)), dtype=torch.float32)
+        balanced = y.size / (n_classes * np.maximum(counts, 1))
+        weight = torch.tensor(balanced if class_weight == "balanced" else np.sqrt(balanced), dtype=torch.float32)
     elif class_weight != "none":
-        raise SystemExit(f"{kind}_class_weight must be 'none' or 'balanced', not {class_weight!r}")
+        raise SystemExit(f"{kind}_class_weight must be 'none', 'balanced' or 'sqrt_balanced', not {class_weight!r}")
 
     ps, ctx = cfg["patch_size"], cfg["patch_context"]
     span = ps if kind == "unary" else ps - 1  # 9 blocks or the 8 edges between them: where the loss is taken
