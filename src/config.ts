@@ -14,8 +14,9 @@ export interface Limits {
   maxNestingDepth: number;
   /**
    * Most DOM nodes the parse may create (elements, attributes, text nodes, comments, and each class name, counted
-   * by the pre-scan). Bounds the parse's time and memory (linkedom: ~150-460 bytes and ~5-15 µs per node): past it
-   * the page is cut before parsing, and the result is marked truncated.
+   * by the pre-scan). Bounds the parse's time and memory (set when the parse was linkedom's, ~150-460 bytes and
+   * ~5-15 µs per node; src/parse/dom.ts costs less): past it the page is cut before parsing, and the result is
+   * marked truncated.
    */
   maxParseNodes: number;
   /** Most elements the parse may create (an element costs more than a text node); past it, the same cut. */
@@ -25,7 +26,7 @@ export interface Limits {
    * bounds the work that grows as depth times tags (`'<div></x>'` repeated). Past it the page is refused.
    */
   maxParseSteps: number;
-  /** Most class names in one `class` attribute (linkedom spreads them into one call, which overflows the stack). */
+  /** Most class names in one `class` attribute (each is a token for the class features; linkedom overflowed the stack on 150,000). */
   maxClassNames: number;
 }
 

@@ -24,7 +24,7 @@ export interface CdomNode {
   /** Distance from the CDOM root (root = 0). */
   depth: number;
   props: NodeProps;
-  /** The original linkedom node: for a leaf the (first) Text node (linkedom splits text at character references; a leaf
+  /** The original DOM node: for a leaf the (first) Text node (the parser splits text at character references; a leaf
    *  joins the adjacent Text nodes), for a merged chain its top element, otherwise the element. */
   domNode: unknown;
 }
@@ -46,7 +46,7 @@ export interface NodeProps {
   containsEmail: boolean;
   containsUrl: boolean;
   containsYear: boolean;
-  /** Position in text order (linkedom has no source offsets): [start, end) in characters of page text. */
+  /** Position in text order (the DOM keeps no source offsets): [start, end) in characters of page text. */
   startPosition: number;
   endPosition: number;
   blockBreakBefore: boolean;
@@ -83,9 +83,9 @@ export interface BlockResult {
 
 /** Per-stage timings in milliseconds; the stages follow one another and add up to `totalMs`. */
 export interface Timings {
-  /** Nesting pre-scan + linkedom parse + collapsed DOM and blocks (metadata not included). */
+  /** Nesting pre-scan + DOM parse + collapsed DOM and blocks (metadata not included). */
   parseMs: number;
-  /** Of `parseMs`: linkedom's parse alone (set by extract()). */
+  /** Of `parseMs`: the DOM parse alone (set by extract()). */
   domMs?: number;
   /** Page metadata (title, author, dates, ...), after the parse (set by extract()). */
   metadataMs?: number;

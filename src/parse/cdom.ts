@@ -312,7 +312,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
     if (isText(c)) {
       const prevName = f.prevChildName;
       f.prevChildName = '';
-      // linkedom splits text at every character reference ("AT&amp;T" -> "AT", "&", "T"); jsoup has one text node.
+      // the parser splits text at every character reference ("AT&amp;T" -> "AT", "&", "T"); jsoup has one text node.
       let raw = c.data;
       while (next !== null && isText(next)) {
         raw += next.data;

@@ -1,12 +1,21 @@
-// The only file that imports linkedom. Everything else sees the DOM through the minimal interfaces below
-// (the Workers typecheck has no DOM lib).
-import { DOMParser } from 'linkedom';
+// The only file that builds the DOM. Everything else sees it through the minimal interfaces below (the Workers
+// typecheck has no DOM lib).
+//
+// The DOM is pith's own: htmlparser2's tokenizer and tree rules (the parser linkedom runs), with nodes that hold
+// only what the interfaces read. A linkedom document gives every node an event-listener table, its attributes as
+// linked nodes and its class as a token set, none of which pith reads; building them was about half of an
+// extraction's time and most of its garbage. The tree is the one linkedom builds from the same events (the same
+// elements, text runs, comments and doctype quirk), so extractions are identical: test/node/parse/dom-parity.test.ts
+// compares the two on the fixture pages, `npx tsx eval/dom-parity.ts` on the WCXB dev corpus.
+import { Parser } from 'htmlparser2';
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
+export const COMMENT_NODE = 8;
 export const DOCUMENT_NODE = 9;
+export const DOCUMENT_TYPE_NODE = 10;
 
-/** What pith reads of a linkedom node. */
+/** What pith reads of a DOM node. */
 export interface DomNode {
   readonly nodeType: number;
   readonly nodeName: string;
@@ -23,15 +32,13 @@ export interface DomElement extends DomNode {
   /** Lower-case tag name for HTML elements. */
   readonly localName: string;
   getAttribute(name: string): string | null;
-  /** Cheaper than getAttribute in linkedom (which builds a DOMTokenList for `class`). */
   getAttributeNode(name: string): { readonly value: string } | null;
   hasAttributes(): boolean;
 }
 
 /** Raw attribute value, or null. */
 export function attr(el: DomElement, name: string): string | null {
-  const a = el.getAttributeNode(name);
-  return a === null ? null : a.value;
+  return el.getAttribute(name);
 }
 
 export interface DomDocument extends DomNode {
@@ -40,20 +47,167 @@ export interface DomDocument extends DomNode {
 }
 
 /**
- * Children of a node as an array. linkedom's `nextSibling` of a top-level doctype is null, so the document's
+ * Children of a node as an array. A top-level doctype has no next sibling (as in linkedom), so the document's
  * children must be read through `childNodes`; below the document, `firstChild`/`nextSibling` are fine (and cheaper).
  */
 export function topLevelNodes(document: DomDocument): DomNode[] {
   return Array.from(document.childNodes);
 }
 
-// linkedom's DOMParser directly: `parseHTML` does the same parse and then builds a window Proxy around it.
-const parser = new DOMParser();
+/** A node with children: an element or the document. `lastChild` is for building only. */
+abstract class ParentNode implements DomNode {
+  abstract readonly nodeType: number;
+  abstract readonly nodeName: string;
+  parentNode: ParentNode | null = null;
+  nextSibling: DomNode | null = null;
+  firstChild: DomNode | null = null;
+  lastChild: DomNode | null = null;
 
-/** Parses HTML with linkedom. Never throws on odd markup; an empty string gives an empty document. */
+  append(child: Leaf | Element): void {
+    child.parentNode = this;
+    if (this.lastChild === null) this.firstChild = child;
+    else (this.lastChild as Leaf | Element).nextSibling = child;
+    this.lastChild = child;
+  }
+}
+
+/** Attributes of one element past which they are also kept in a Map (a hostile page can give one element 100,000). */
+const INDEXED_ATTRIBUTES = 16;
+
+class Element extends ParentNode implements DomElement {
+  readonly nodeType = ELEMENT_NODE;
+  /** Attribute names and values, alternating, in source order (a repeated name: the first counts); null if none. */
+  attributes: string[] | null = null;
+  /** The same by name, once there are more than INDEXED_ATTRIBUTES. */
+  private index: Map<string, string> | null = null;
+  constructor(readonly localName: string) {
+    super();
+  }
+  get nodeName(): string {
+    return this.localName.toUpperCase();
+  }
+  getAttribute(name: string): string | null {
+    if (this.index !== null) return this.index.get(name) ?? null;
+    const a = this.attributes;
+    if (a !== null) for (let i = 0; i < a.length; i += 2) if (a[i] === name) return a[i + 1];
+    return null;
+  }
+  /** Adds an attribute unless the element already has one of that name (the parser's rule: the first counts). */
+  addAttribute(name: string, value: string): void {
+    if (this.getAttribute(name) !== null) return;
+    const a = (this.attributes ??= []);
+    a.push(name, value);
+    if (this.index !== null) this.index.set(name, value);
+    else if (a.length > 2 * INDEXED_ATTRIBUTES) {
+      this.index = new Map();
+      for (let i = a.length - 2; i >= 0; i -= 2) this.index.set(a[i], a[i + 1]);
+    }
+  }
+  getAttributeNode(name: string): { readonly value: string } | null {
+    const value = this.getAttribute(name);
+    return value === null ? null : { value };
+  }
+  hasAttributes(): boolean {
+    return this.attributes !== null;
+  }
+}
+
+/** Text, comment, CDATA section or doctype: no children. */
+class Leaf implements DomText {
+  parentNode: ParentNode | null = null;
+  nextSibling: DomNode | null = null;
+  readonly firstChild = null;
+  constructor(
+    readonly nodeType: number,
+    readonly data: string,
+  ) {}
+  get nodeName(): string {
+    return LEAF_NAMES[this.nodeType] ?? '#text';
+  }
+}
+const LEAF_NAMES: Record<number, string> = { 3: '#text', 4: '#cdata-section', 8: '#comment', 10: 'html' };
+
+class Document extends ParentNode implements DomDocument {
+  readonly nodeType = DOCUMENT_NODE;
+  readonly nodeName = '#document';
+  /**
+   * Doctypes, the last one first: each goes before all the children but is linked to none (linkedom's quirk, kept
+   * so that the walk and the top-level nodes are the same).
+   */
+  doctypes: Leaf[] = [];
+  get childNodes(): DomNode[] {
+    const out: DomNode[] = [...this.doctypes];
+    for (let c = this.firstChild; c !== null; c = c.nextSibling) out.push(c);
+    return out;
+  }
+  get documentElement(): DomElement | null {
+    for (let c = this.firstChild; c !== null; c = c.nextSibling) if (c.nodeType === ELEMENT_NODE) return c as Element;
+    return null;
+  }
+}
+
+/** linkedom keeps a doctype only when its text reads like one (a name, then optionally PUBLIC/SYSTEM ids). */
+const DOCTYPE_TEXT = /^([a-z:]+)(\s+system|\s+public(\s+"([^"]+)")?)?(\s+"([^"]+)")?/i;
+const SPACES = /\s+/;
+
+/** A class attribute as linkedom stores it: its distinct non-empty tokens, joined by single spaces. */
+function normaliseClass(value: string): string {
+  const tokens = value.split(SPACES);
+  let out = '';
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t === '' || seen.has(t)) continue;
+    seen.add(t);
+    out = out === '' ? t : `${out} ${t}`;
+  }
+  return out;
+}
+
+/** Parses HTML. Never throws on odd markup; an empty string gives an empty document. */
 export function parseHtmlDocument(html: string): DomDocument {
-  // linkedom treats a string without an <html> element as a fragment; that is fine for the walk below.
-  return parser.parseFromString(html, 'text/html') as unknown as DomDocument;
+  const document = new Document();
+  let node: ParentNode = document;
+  let element: Element | null = null; // the element whose attributes are being read
+  let cdata = false;
+  const parser = new Parser(
+    {
+      onprocessinginstruction(name, data) {
+        if (name.toLowerCase() !== '!doctype' || !DOCTYPE_TEXT.test(data.slice(name.length).trim())) return;
+        // A doctype goes first, wherever it was; the first child stays the first linked one.
+        const doctype = new Leaf(DOCUMENT_TYPE_NODE, '');
+        doctype.parentNode = document;
+        document.doctypes.unshift(doctype);
+      },
+      onopentagname(name) {
+        element = new Element(name);
+        node.append(element);
+        node = element;
+      },
+      onattribute(name, value) {
+        // (`__proto__` never reached a linkedom element: htmlparser2 collects attributes in a plain object.)
+        if (name !== '__proto__') element!.addAttribute(name, name === 'class' ? normaliseClass(value) : value);
+      },
+      ontext(text) {
+        node.append(new Leaf(cdata ? 4 : TEXT_NODE, text));
+      },
+      oncomment(data) {
+        node.append(new Leaf(COMMENT_NODE, data));
+      },
+      oncdatastart() {
+        cdata = true;
+      },
+      oncdataend() {
+        cdata = false;
+      },
+      onclosetag() {
+        node = node.parentNode ?? document;
+      },
+    },
+    { lowerCaseAttributeNames: false, decodeEntities: true, xmlMode: false },
+  );
+  parser.write(html);
+  parser.end();
+  return document;
 }
 
 export function isElement(n: DomNode): n is DomElement {
@@ -129,13 +283,10 @@ export function findTitle(document: DomDocument): string | null {
 }
 
 /**
- * The first child to walk under `root`. linkedom gives a document's doctype no next sibling, so after a doctype
- * the walk starts at the document element instead.
+ * The first child to walk under `root`. A document's doctype is linked to no sibling, so after a doctype the walk
+ * starts at the document element instead (what a linkedom document gives; kept so that extractions stay the same).
  */
 export function firstChildOf(root: DomNode): DomNode | null {
-  const first = root.firstChild;
-  if (first !== null && first.nodeType === 10 && first.nextSibling === null) {
-    return (root as DomNode & { documentElement?: DomNode | null }).documentElement ?? null;
-  }
-  return first;
+  if (root instanceof Document && root.doctypes.length > 0) return root.documentElement;
+  return root.firstChild;
 }

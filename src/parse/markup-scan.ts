@@ -1,14 +1,15 @@
-// A cheap scan of the markup that predicts what linkedom's parse will build, before it runs: how deep elements
+// A cheap scan of the markup that predicts what the DOM parse (src/parse/dom.ts) will build, before it runs: how deep elements
 // nest, how many nodes it creates, how much work its open-element stack does, and the largest `class` attribute.
 //
-// linkedom builds its tree from htmlparser2's events, one node per event: an element per open tag, a text node per
-// text event (text is split at every tag and at every character reference: `a&amp;b` is three text nodes), an Attr
-// per attribute, a comment per comment or CDATA section. The tree's shape is htmlparser2's stack of open elements.
+// The DOM is built from htmlparser2's events, one node per event: an element per open tag, a text node per
+// text event (text is split at every tag and at every character reference: `a&amp;b` is three text nodes), an
+// attribute per attribute (counted as a node: the budget was set when linkedom made each one a node), a comment per
+// comment or CDATA section. The tree's shape is htmlparser2's stack of open elements.
 // So this scan is a small model of htmlparser2 10's tokenizer (which `<` starts a tag, where a tag ends given its
 // quoted attributes, raw-text elements, comments, CDATA, declarations) and of its stack rules (void elements,
 // tags that close others when they open, end tags that close everything above their match and are ignored
 // without one, `</p>` and `</br>` that create elements, `<x/>` self-closing only inside <svg>/<math>).
-// test/node/parse/markup-scan.test.ts fuzzes it against the tree linkedom really builds.
+// test/node/parse/markup-scan.test.ts fuzzes it against the tree the parser really builds.
 //
 // Written from reading htmlparser2's Parser.ts and Tokenizer.ts (MIT); the tables below restate its rules.
 
@@ -121,7 +122,7 @@ function isAsciiAlpha(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
-/** A separator for `String.prototype.split(/\s+/)` (which linkedom applies to `class`) or a `&` (a reference may decode to one). */
+/** A separator for `String.prototype.split(/\s+/)` (which the DOM applies to `class`, as linkedom did) or a `&` (a reference may decode to one). */
 function isClassSeparator(c: number): boolean {
   if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13) || c === 38;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
@@ -139,7 +140,7 @@ function tagName(html: string, start: number, end: number): string {
 }
 
 /**
- * Scans `html` as linkedom's parser (htmlparser2 in HTML mode) would tokenise it and simulates its stack of open
+ * Scans `html` as the DOM's parser (htmlparser2 in HTML mode) would tokenise it and simulates its stack of open
  * elements. Linear in the input; stops at the first bound passed.
  */
 export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
@@ -190,7 +191,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
     stack.pop();
   };
 
-  /** htmlparser2's emitOpenTag (and the element linkedom creates for it). Returns whether the element stays open. */
+  /** htmlparser2's emitOpenTag (and the element the DOM creates for it). Returns whether the element stays open. */
   const openTag = (name: string, rule: TagRule | undefined): boolean => {
     elements++;
     nodes++;
@@ -327,7 +328,7 @@ export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
             if ((e <= 38 || e >= 0xa0) && isClassSeparator(e)) tokens++;
           }
           if (tokens > maxClassTokens) maxClassTokens = tokens;
-          nodes += tokens; // linkedom keeps each class name in a Set (the element's classList)
+          nodes += tokens; // each class name counted as a node (linkedom kept each in a Set; the budget dates from then)
         }
       }
       // i is at the `>` that ends the tag.

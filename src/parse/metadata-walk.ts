@@ -53,7 +53,6 @@ export function collectCandidates(document: DomNode): Candidates {
   };
   let visited = 0;
   let node: DomNode | null = firstChildOf(document);
-  // (linkedom's firstChild / nextSibling are computed getters: each is read once per step.)
   while (node !== null && visited < MAX_ELEMENTS) {
     if (node.nodeType === 1) {
       visited++;
@@ -83,9 +82,7 @@ const AUTHOR_PROP = /\b(?:author|creator)\b/;
 const REL_AUTHOR = /\bauthor\b/i;
 
 /**
- * Records what the element says; returns true to descend into it. Attributes are read with `attr` (linkedom's
- * `getAttribute('class')` builds a DOMTokenList per element; after parsing, the class attribute's value is the
- * same string).
+ * Records what the element says; returns true to descend into it. Attributes are read with `attr`.
  */
 function visit(el: DomElement, c: Candidates): boolean {
   const tag = el.localName;

@@ -1,4 +1,4 @@
-// parsePage: HTML string -> linkedom document -> collapsed DOM -> blocks. Pure; never throws on odd markup.
+// parsePage: HTML string -> DOM (src/parse/dom.ts) -> collapsed DOM -> blocks. Pure; never throws on odd markup.
 import { DEFAULT_LIMITS, type Limits } from '../config.js';
 import { PithError } from '../errors.js';
 import type { CdomNode } from '../types.js';
@@ -16,13 +16,13 @@ export interface Page {
   title: string | null;
   truncated: boolean;
   truncatedReason?: string;
-  /** The linkedom Document. */
+  /** The parsed document (src/parse/dom.ts). */
   document: unknown;
   /** Set when the standard CDOM rules found no text and a fallback rule was used ('noscript': its content walked). */
   fallback?: 'noscript';
   /** Per-block data of the walk used by the pith features; parallel to `blocks`. */
   leafInfo: LeafInfo[];
-  /** Time of linkedom's parse alone, in milliseconds (the floor of the parse stage). */
+  /** Time of the DOM parse alone, in milliseconds (the floor of the parse stage). */
   domMs: number;
 }
 

@@ -1,6 +1,6 @@
 // The kept content as a small clean tree, built in ONE iterative forward walk over the page's DOM; the markdown
 // and HTML renderers serialise this tree. Why our own: the maintained HTML->markdown libraries (turndown and
-// friends) need a browser DOM (or a DOM shim) that linkedom in workerd does not give them, and a sanitiser would
+// friends) need a browser DOM (or a DOM shim) that workerd does not have, and a sanitiser would
 // need the same; building one allowlisted tree makes both outputs agree and keeps sanitising structural.
 //
 // Only text nodes in the kept set are emitted. Structure comes from their ancestors: an element appears in the
@@ -111,7 +111,7 @@ const newSink = (): Sink => ({ nodes: [], content: false, hasBlock: false });
 
 function push(sink: Sink, node: ContentNode): void {
   if (node.kind === 'text') {
-    // linkedom splits text at character references ("a &lt;b" -> "a ", "<", "b"): join them again so that
+    // the parser splits text at character references ("a &lt;b" -> "a ", "<", "b"): join them again so that
     // escaping sees whole strings
     const last = sink.nodes[sink.nodes.length - 1];
     if (last !== undefined && last.kind === 'text') {

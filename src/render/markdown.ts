@@ -1,6 +1,6 @@
 // Markdown (CommonMark + GFM tables) of the kept content. The structure comes from the clean tree that
 // content-tree.ts builds in one walk over the page's DOM (our own: no maintained HTML->markdown library runs on
-// linkedom in workerd without a DOM shim).
+// a minimal DOM in workerd without a DOM shim).
 
 import type { DomNode } from '../parse/dom.js';
 import { BLOCK_TAGS, type ContentElement, type ContentNode, isBlockNode, textOf } from './content-node.js';

@@ -38,7 +38,7 @@ function after(node: DomNode): DomNode | null {
   return null;
 }
 
-/** Last node that belongs to a block whose text starts at `start` (text split by linkedom at references runs on). */
+/** Last node that belongs to a block whose text starts at `start` (text split by the parser at references runs on). */
 function blockEnd(start: DomNode): DomNode {
   if (!isText(start)) return start;
   let end: DomNode = start;
