@@ -2,8 +2,11 @@
 //
 // 1. Pages per second per core of `pith batch` (the built CLI, `node bin/pith.js`, as users run it) over the WCXB
 //    dev pages with --jobs 1 and --jobs 2, side by side with Readability.js on linkedom (eval/readability-batch.ts:
-//    the same files, the same reading and decoding, one thread, the same V8 flags as pith's workers) in the same run. Each is a whole process, start-up
-//    included, timed by wall clock; the order rotates every round; the medians of the rounds are reported.
+//    the same files, the same reading and decoding, one thread, the same V8 flags as pith's workers) in the same run,
+//    once as one process and once as two processes over the two halves of the pages (both cores busy, as with
+//    --jobs 2: then pages per second per core compare like with like). Each is a whole process, start-up included,
+//    timed by wall clock (the two halves: until both end; their CPU seconds added); the order rotates every round;
+//    the medians of the rounds are reported.
 // 2. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
 //   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
@@ -68,6 +71,12 @@ async function main(): Promise<void> {
   const pagesDir = join(work, 'pages');
   mkdirSync(pagesDir);
   for (const f of files) symlinkSync(f, join(pagesDir, f.replace(/^.*\//, '')));
+  // the two halves for Readability.js in two processes (alternate pages, so both halves have as many large ones)
+  const halves = [join(work, 'half-0'), join(work, 'half-1')];
+  for (const h of halves) mkdirSync(h);
+  files.forEach((f, i) => symlinkSync(f, join(halves[i % 2], f.replace(/^.*\//, ''))));
+  const readabilityRun = (dir: string, out: string): Promise<Timed> =>
+    timedRun(process.execPath, [...WORKER_V8_FLAGS, '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
 
   process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -77,7 +86,12 @@ async function main(): Promise<void> {
     'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
     // Readability.js gets the V8 flags of pith's workers too (a 64 MB young generation), so that the comparison is of
     // the extractors, not of garbage-collector settings.
-    'Readability.js (linkedom)': () => timedRun(process.execPath, [...WORKER_V8_FLAGS, '--import', 'tsx', 'eval/readability-batch.ts', pagesDir, '--out', join(work, 'readability.jsonl')]),
+    'Readability.js (linkedom)': () => readabilityRun(pagesDir, 'readability.jsonl'),
+    'Readability.js (linkedom), 2 processes': async () => {
+      const [a, b] = await Promise.all([readabilityRun(halves[0], 'readability-half-0.jsonl'), readabilityRun(halves[1], 'readability-half-1.jsonl')]);
+      writeFileSync(join(work, 'readability2.jsonl'), readFileSync(join(work, 'readability-half-0.jsonl'), 'utf8') + readFileSync(join(work, 'readability-half-1.jsonl'), 'utf8'));
+      return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
+    },
   };
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -93,8 +107,13 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU (load average ${loadavg()[0].toFixed(1)})\n`);
     }
   }
-  const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1 };
-  const outputs: Record<string, string> = { 'pith --jobs 1': 'pith1.jsonl', 'pith --jobs 2': 'pith2.jsonl', 'Readability.js (linkedom)': 'readability.jsonl' };
+  const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1, 'Readability.js (linkedom), 2 processes': 2 };
+  const outputs: Record<string, string> = {
+    'pith --jobs 1': 'pith1.jsonl',
+    'pith --jobs 2': 'pith2.jsonl',
+    'Readability.js (linkedom)': 'readability.jsonl',
+    'Readability.js (linkedom), 2 processes': 'readability2.jsonl',
+  };
   const rows = names.map((name) => {
     const s = median(seconds[name]);
     const counted = countLines(join(work, outputs[name]));
@@ -106,6 +125,7 @@ async function main(): Promise<void> {
   const perCoreVsReadability = by['pith --jobs 2'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
   const cpuVsReadability = by['pith --jobs 2'].pagesPerCpuSecond / by['Readability.js (linkedom)'].pagesPerCpuSecond;
   const perCoreVsReadability1 = by['pith --jobs 1'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
+  const perCoreVsReadability2 = by['pith --jobs 2'].pagesPerSecondPerCore / by['Readability.js (linkedom), 2 processes'].pagesPerSecondPerCore;
 
   let e2e: JobRun | null = null;
   if (!values['no-e2e']) {
@@ -120,7 +140,7 @@ async function main(): Promise<void> {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pagesPerCpuSecond.toFixed(1)} | ${r.failed} |`),
     '',
-    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2; pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
+    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2 (${perCoreVsReadability2.toFixed(2)}x against Readability.js in two processes); pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
   ];
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
@@ -130,7 +150,7 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
     join(resultsDir, 'bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, cpuVsReadability, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }

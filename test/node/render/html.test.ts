@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DomElement, type DomNode, parseHtmlDocument } from '../../../src/parse/dom.js';
+import { linkedomDocument } from '../../../dev/dom-parity.js';
+import type { DomElement, DomNode } from '../../../src/parse/dom.js';
 import { safeUrl } from '../../../src/render/url-policy.js';
 import { doc, htmlOf } from './helpers.js';
 
@@ -10,9 +11,12 @@ const ALLOWED_TAGS = new Set([
 ]);
 const ALLOWED_ATTRS = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspan', 'class']);
 
-/** Re-parses the output and checks every element and attribute against the allowlist; returns the element count. */
+/**
+ * Re-parses the output with a full DOM (linkedom, for its selectors) and checks every element and attribute against
+ * the allowlist; returns the element count.
+ */
 function assertClean(html: string): number {
-  const document = parseHtmlDocument(`<!DOCTYPE html><html><body>${html}</body></html>`) as unknown as DomNode & {
+  const document = linkedomDocument(`<!DOCTYPE html><html><body>${html}</body></html>`) as unknown as DomNode & {
     querySelectorAll(s: string): ArrayLike<DomElement & { attributes: ArrayLike<{ name: string; value: string }> }>;
   };
   const all = document.querySelectorAll('body *');
