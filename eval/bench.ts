@@ -84,8 +84,8 @@ function stat(values: number[]): Stat {
 }
 
 const STAGES: ReadonlyArray<[keyof Timings, string]> = [
-  ['parseMs', 'parse (linkedom + collapsed DOM + blocks)'],
-  ['domMs', '  of which linkedom parseHTML'],
+  ['parseMs', 'parse (DOM + collapsed DOM + blocks)'],
+  ['domMs', "  of which pith's DOM parse"],
   ['metadataMs', 'metadata'],
   ['featuresMs', 'features'],
   ['modelMs', 'first-stage nets (ONNX)'],
