@@ -74,69 +74,102 @@ function isCjk(code: number): boolean {
   );
 }
 
-/** 32-bit hashes of the words of a text, in order (see the top of this file for what a word is). */
-export function wordHashes(text: string): Uint32Array {
+/** Calls `visit` with the 32-bit hash of every word of a text, in order (see the top of this file for what a word is). */
+function eachWordHash(text: string, visit: (hash: number) => void): void {
   const s = text.normalize('NFC').toLowerCase();
-  const out: number[] = [];
   WORD_RUN.lastIndex = 0;
   for (let m = WORD_RUN.exec(s); m !== null; m = WORD_RUN.exec(s)) {
     const start = m.index;
     const end = start + m[0].length;
     if (!HAS_CJK.test(m[0])) {
-      out.push(hashRange(s, start, end));
+      visit(hashRange(s, start, end));
       continue;
     }
     let runStart = start;
     for (let i = start; i < end; i++) {
       if (!isCjk(s.charCodeAt(i))) continue;
-      if (i > runStart) out.push(hashRange(s, runStart, i));
-      out.push(hashRange(s, i, i + 1));
+      if (i > runStart) visit(hashRange(s, runStart, i));
+      visit(hashRange(s, i, i + 1));
       runStart = i + 1;
     }
-    if (end > runStart) out.push(hashRange(s, runStart, end));
+    if (end > runStart) visit(hashRange(s, runStart, end));
   }
+}
+
+/** 32-bit hashes of the words of a text, in order (see the top of this file for what a word is). */
+export function wordHashes(text: string): Uint32Array {
+  const out: number[] = [];
+  eachWordHash(text, (h) => out.push(h));
   return Uint32Array.from(out);
+}
+
+/**
+ * SimHash over word hashes fed one at a time: keeps the last `shingleWords` words and the 64 bit counts, never the
+ * whole sequence (a page of 3.5 million CJK characters is 3.5 million words). A sequence shorter than `shingleWords`
+ * is one shingle of all its words.
+ */
+class SimhashAccumulator {
+  private readonly recent: number[] = [];
+  private words = 0;
+  private shingles = 0;
+  // ones[b] counts the shingle hashes with bit b set: [0, 32) of the high half, [32, 64) of the low half.
+  private readonly ones = new Int32Array(64);
+  // An exact tie (as many shingle hashes with the bit as without) takes the bit of the first shingle's hash:
+  // a fixed 0 would bias short texts towards 0 bits (and towards each other).
+  private tieHi = 0;
+  private tieLo = 0;
+
+  constructor(private readonly shingleWords: number) {}
+
+  add(word: number): void {
+    this.words++;
+    this.recent.push(word);
+    if (this.recent.length > this.shingleWords) this.recent.shift();
+    if (this.recent.length === this.shingleWords) this.addShingle(this.recent);
+  }
+
+  private addShingle(words: readonly number[]): void {
+    const width = words.length;
+    let hi = SEED_HI;
+    let lo = SEED_LO;
+    for (const w of words) {
+      hi = mixIn(hi, w);
+      lo = mixIn(lo, w);
+    }
+    hi = fmix32((hi ^ width) >>> 0);
+    lo = fmix32((lo ^ width) >>> 0);
+    if (this.shingles === 0) {
+      this.tieHi = hi;
+      this.tieLo = lo;
+    }
+    this.shingles++;
+    for (let b = 0; b < 32; b++) {
+      this.ones[b] += (hi >>> b) & 1;
+      this.ones[32 + b] += (lo >>> b) & 1;
+    }
+  }
+
+  /** [hi, lo] unsigned 32-bit halves; [0, 0] for no words. */
+  result(): [number, number] {
+    if (this.words === 0) return [0, 0];
+    if (this.shingles === 0) this.addShingle(this.recent); // fewer words than a shingle: one shingle of them all
+    let hi = 0;
+    let lo = 0;
+    for (let b = 0; b < 32; b++) {
+      const voteHi = 2 * this.ones[b] - this.shingles;
+      const voteLo = 2 * this.ones[32 + b] - this.shingles;
+      if (voteHi > 0 || (voteHi === 0 && (this.tieHi >>> b) & 1)) hi |= 1 << b;
+      if (voteLo > 0 || (voteLo === 0 && (this.tieLo >>> b) & 1)) lo |= 1 << b;
+    }
+    return [hi >>> 0, lo >>> 0];
+  }
 }
 
 /** 64-bit SimHash of a sequence of word hashes, as [hi, lo] unsigned 32-bit halves. [0, 0] for no words. */
 export function simhashOfWords(words: ArrayLike<number>, shingleWords = SHINGLE_WORDS): [number, number] {
-  const n = words.length;
-  if (n === 0) return [0, 0];
-  const width = Math.min(shingleWords, n);
-  const shingles = n - width + 1;
-  // ones[b] counts the shingle hashes with bit b set: [0, 32) of the high half, [32, 64) of the low half.
-  const ones = new Int32Array(64);
-  // An exact tie (as many shingle hashes with the bit as without) takes the bit of the first shingle's hash:
-  // a fixed 0 would bias short texts towards 0 bits (and towards each other).
-  let tieHi = 0;
-  let tieLo = 0;
-  for (let i = 0; i < shingles; i++) {
-    let hi = SEED_HI;
-    let lo = SEED_LO;
-    for (let j = i; j < i + width; j++) {
-      hi = mixIn(hi, words[j]);
-      lo = mixIn(lo, words[j]);
-    }
-    hi = fmix32((hi ^ width) >>> 0);
-    lo = fmix32((lo ^ width) >>> 0);
-    if (i === 0) {
-      tieHi = hi;
-      tieLo = lo;
-    }
-    for (let b = 0; b < 32; b++) {
-      ones[b] += (hi >>> b) & 1;
-      ones[32 + b] += (lo >>> b) & 1;
-    }
-  }
-  let hi = 0;
-  let lo = 0;
-  for (let b = 0; b < 32; b++) {
-    const voteHi = 2 * ones[b] - shingles;
-    const voteLo = 2 * ones[32 + b] - shingles;
-    if (voteHi > 0 || (voteHi === 0 && (tieHi >>> b) & 1)) hi |= 1 << b;
-    if (voteLo > 0 || (voteLo === 0 && (tieLo >>> b) & 1)) lo |= 1 << b;
-  }
-  return [hi >>> 0, lo >>> 0];
+  const acc = new SimhashAccumulator(shingleWords);
+  for (let i = 0; i < words.length; i++) acc.add(words[i]);
+  return acc.result();
 }
 
 const hex8 = (x: number): string => x.toString(16).padStart(8, '0');
@@ -146,7 +179,9 @@ const hex8 = (x: number): string => x.toString(16).padStart(8, '0');
  * in every runtime. A text without words gives EMPTY_SIMHASH. Compare two with hammingDistance().
  */
 export function simhash(text: string): string {
-  const [hi, lo] = simhashOfWords(wordHashes(text));
+  const acc = new SimhashAccumulator(SHINGLE_WORDS);
+  eachWordHash(text, (h) => acc.add(h));
+  const [hi, lo] = acc.result();
   return hex8(hi) + hex8(lo);
 }
 

@@ -82,6 +82,17 @@ const RENAME: Readonly<Record<string, ContentTag>> = {
 const MAX_OUT_DEPTH = 48;
 
 const ASCII_SPACE_RUN = /[ \t\n\r\f]+/g;
+/** Whitespace that collapseSpaces changes: a run of two or more, or one that is not a plain space. */
+const NON_SINGLE_SPACE = /[\t\n\r\f]| [ \t\n\r\f]/;
+
+/**
+ * ASCII whitespace runs as one space. Text that has none to change is returned as it is: a global replace on it
+ * would rebuild the string from every word and space between them (V8 returns a rope of those pieces, 128 for a
+ * 400-character paragraph, kept in the tree until rendered: an 8 MB page of paragraphs needed 30 MB for them).
+ */
+function collapseSpaces(text: string): string {
+  return NON_SINGLE_SPACE.test(text) ? text.replace(ASCII_SPACE_RUN, ' ') : text;
+}
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
 const HIGHLIGHT_CLASS = /(?:^|\s)(?:highlight-source|brush:?\s*)-?([A-Za-z0-9_+#.-]{1,40})(?:\s|$)/;
 const SPAN_NUMBER = /^\s*(\d{1,4})\s*$/;
@@ -483,7 +494,7 @@ export function buildContentTree(
         const r = region as RegionFrame | null;
         if (r) r.hasKept = true;
         sink.content = true;
-        push(sink, { kind: 'text', text: pre > 0 ? data : data.replace(ASCII_SPACE_RUN, ' ') });
+        push(sink, { kind: 'text', text: pre > 0 ? data : collapseSpaces(data) });
       } else if (NON_BLANK.test(data)) {
         onText(false, node);
       } else if (pre > 0) {
