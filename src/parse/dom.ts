@@ -32,7 +32,6 @@ export interface DomElement extends DomNode {
   /** Lower-case tag name for HTML elements. */
   readonly localName: string;
   getAttribute(name: string): string | null;
-  getAttributeNode(name: string): { readonly value: string } | null;
   hasAttributes(): boolean;
 }
 
@@ -102,10 +101,6 @@ class Element extends ParentNode implements DomElement {
       this.index = new Map();
       for (let i = a.length - 2; i >= 0; i -= 2) this.index.set(a[i], a[i + 1]);
     }
-  }
-  getAttributeNode(name: string): { readonly value: string } | null {
-    const value = this.getAttribute(name);
-    return value === null ? null : { value };
   }
   hasAttributes(): boolean {
     return this.attributes !== null;
