@@ -141,8 +141,8 @@ class Document extends ParentNode implements DomDocument {
   }
 }
 
-/** linkedom keeps a doctype only when its text reads like one (a name, then optionally PUBLIC/SYSTEM ids). */
-const DOCTYPE_TEXT = /^([a-z:]+)(\s+system|\s+public(\s+"([^"]+)")?)?(\s+"([^"]+)")?/i;
+/** linkedom keeps a doctype only when its text starts with a name (its PUBLIC/SYSTEM ids are optional). */
+const DOCTYPE_TEXT = /^[a-z:]/i;
 const SPACES = /\s+/;
 
 /** A class attribute as linkedom stores it: its distinct non-empty tokens, joined by single spaces. */

@@ -269,9 +269,9 @@ export function buildContentTree(
         if ((w !== null && PIXEL.test(w)) || (h !== null && PIXEL.test(h))) return false;
         const src = pickImageSrc(element, baseUrl);
         if (src === null) return false;
-        const attrs: ContentAttrs = { src, alt: (element.getAttribute('alt') ?? '').replace(ASCII_SPACE_RUN, ' ').trim() };
+        const attrs: ContentAttrs = { src, alt: collapseSpaces(element.getAttribute('alt') ?? '').trim() };
         const title = element.getAttribute('title');
-        if (title) attrs.title = title.replace(ASCII_SPACE_RUN, ' ').trim();
+        if (title) attrs.title = collapseSpaces(title).trim();
         const img = el('img', [], attrs);
         img.region = newRegion(element);
         push(sink, img);
@@ -348,7 +348,7 @@ export function buildContentTree(
           else {
             attrs.href = safe;
             const title = frame.el.getAttribute('title');
-            if (title) attrs.title = title.replace(ASCII_SPACE_RUN, ' ').trim();
+            if (title) attrs.title = collapseSpaces(title).trim();
           }
         }
         if (attrs === null || child.hasBlock) {
