@@ -7,7 +7,9 @@
 //    --jobs 2: then pages per second per core compare like with like). Each is a whole process, start-up included,
 //    timed by wall clock (the two halves: until both end; their CPU seconds added); the order rotates every round;
 //    the medians of the rounds are reported.
-// 2. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
+// 2. The ceiling of --jobs 2 / --jobs 1 on this machine: pith's extraction loop alone (eval/extract-loop.ts under
+//    node --single-threaded, start-up not counted), one process over all pages against two over the halves at once.
+// 3. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
 //   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
 //
@@ -49,6 +51,29 @@ function timedRun(command: string, args: string[]): Promise<Timed> {
   });
 }
 
+interface Loop {
+  pages: number;
+  failed: number;
+  /** Seconds of the loop alone (eval/extract-loop.ts: start-up and a warm-up page not counted). */
+  wallS: number;
+  cpuS: number;
+}
+
+/** Runs eval/extract-loop.ts and reads the JSON line it prints. */
+function extractLoop(args: string[]): Promise<Loop> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.on('exit', (code) => {
+      if (code !== 0) return fail(new Error(`eval/extract-loop.ts ${args.slice(-4).join(' ')} exited with ${code}: ${stderr}`));
+      ok(JSON.parse(stdout.trim().split('\n').pop()!) as Loop);
+    });
+  });
+}
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -77,6 +102,7 @@ async function main(): Promise<void> {
   files.forEach((f, i) => symlinkSync(f, join(halves[i % 2], f.replace(/^.*\//, ''))));
   const readabilityRun = (dir: string, out: string): Promise<Timed> =>
     timedRun(process.execPath, [...WORKER_V8_FLAGS, '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
+  const loopRun = (part: string[]): Promise<Loop> => extractLoop([...WORKER_V8_FLAGS, '--single-threaded', '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
 
   process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -93,10 +119,25 @@ async function main(): Promise<void> {
       return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
     },
   };
+  // The ceiling of --jobs 2 / --jobs 1 on this machine: the extraction loop alone, one thread per process (V8's
+  // --single-threaded: no garbage-collector or compiler helper threads), once over all pages and once as two
+  // processes over alternate pages at the same time. Start-up is not counted; each process still compiles its own
+  // code (V8 compiles per process), on its one thread.
+  const loops: Record<string, () => Promise<Loop>> = {
+    'extraction loop, one thread, one process': () => loopRun([]),
+    'extraction loop, one thread each, two processes': async () => {
+      const [a, b] = await Promise.all([loopRun(['--every', '2', '--offset', '0']), loopRun(['--every', '2', '--offset', '1'])]);
+      return { pages: a.pages + b.pages, failed: a.failed + b.failed, wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
+    },
+  };
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const loads: number[] = [];
+  const loopNames = Object.keys(loops);
+  const loopSeconds: Record<string, number[]> = Object.fromEntries(loopNames.map((n) => [n, []]));
+  const loopCpu: Record<string, number[]> = Object.fromEntries(loopNames.map((n) => [n, []]));
+  const loopCounts: Record<string, Loop> = {};
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const name of order) {
@@ -105,6 +146,13 @@ async function main(): Promise<void> {
       seconds[name].push(t.wallS);
       cpuSeconds[name].push(t.cpuS);
       process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU (load average ${loadavg()[0].toFixed(1)})\n`);
+    }
+    for (const name of round % 2 === 0 ? loopNames : [...loopNames].reverse()) {
+      const l = await loops[name]();
+      loopSeconds[name].push(l.wallS);
+      loopCpu[name].push(l.cpuS);
+      loopCounts[name] = l;
+      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${l.wallS.toFixed(1)} s of loop, ${l.cpuS.toFixed(1)} s CPU\n`);
     }
   }
   const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1, 'Readability.js (linkedom), 2 processes': 2 };
@@ -127,6 +175,9 @@ async function main(): Promise<void> {
   const perCoreVsReadability1 = by['pith --jobs 1'].pagesPerSecondPerCore / by['Readability.js (linkedom)'].pagesPerSecondPerCore;
   const perCoreVsReadability2 = by['pith --jobs 2'].pagesPerSecondPerCore / by['Readability.js (linkedom), 2 processes'].pagesPerSecondPerCore;
 
+  const loopRows = loopNames.map((name) => ({ name, seconds: median(loopSeconds[name]), runs: loopSeconds[name], cpuSeconds: median(loopCpu[name]), cpuRuns: loopCpu[name], pages: loopCounts[name].pages, failed: loopCounts[name].failed }));
+  const ceiling = loopRows[0].seconds / loopRows[1].seconds;
+
   let e2e: JobRun | null = null;
   if (!values['no-e2e']) {
     process.stderr.write('end to end: a local job through npm start...\n');
@@ -142,6 +193,14 @@ async function main(): Promise<void> {
     '',
     `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2 (${perCoreVsReadability2.toFixed(2)}x against Readability.js in two processes); pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
   ];
+  lines.push(
+    '',
+    '| extraction loop alone (eval/extract-loop.ts, node --single-threaded) | loop s (median) | CPU s (median) | pages | failed |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...loopRows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pages} | ${r.failed} |`),
+    '',
+    `the ceiling of --jobs 2 / --jobs 1 here (one loop over all pages / two loops over the halves at once): ${ceiling.toFixed(2)}x`,
+  );
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
   }
@@ -150,7 +209,7 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
     join(resultsDir, 'bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }

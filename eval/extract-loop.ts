@@ -1,0 +1,41 @@
+// The extraction loop of a `pith batch` worker with nothing around it: one process reads and extracts the page files
+// of a folder one after another, as a worker does, and reports the seconds of the loop alone (start-up, model
+// loading and a first warm-up page not counted). `npm run bench:bulk` runs it under `node --single-threaded` (no
+// garbage-collector or compiler helper threads), once over all pages and once as two processes over the two halves
+// at the same time: the ratio is what this machine gives pith's per-page work on two cores, the ceiling of
+// `--jobs 2` / `--jobs 1`.
+//
+//   node --single-threaded --import tsx eval/extract-loop.ts <dir> [--every 2 --offset 0]
+//
+// Prints one JSON line: {"pages", "wallS", "cpuS"} (CPU seconds of this process over the loop, all threads).
+
+import { parseArgs } from 'node:util';
+import { extractItem } from '../src/batch.js';
+import { pageFilesOf } from '../src/batch.js';
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { every: { type: 'string' }, offset: { type: 'string' } } });
+  if (positionals.length !== 1) throw new Error('usage: node --import tsx eval/extract-loop.ts <dir> [--every K --offset I]');
+  const every = Number(values.every ?? 1);
+  const offset = Number(values.offset ?? 0);
+  const files = pageFilesOf(positionals[0]).filter((_, i) => i % every === offset);
+  if (files.length === 0) throw new Error(`no page files in ${positionals[0]} (every ${every}, offset ${offset})`);
+  // The model loads on the first extraction; that page is extracted again in the loop.
+  const warm = await extractItem({ id: 'warm-up', path: files[0] }, undefined);
+  if (warm.error !== undefined) throw new Error(`warm-up page ${files[0]}: ${warm.error}`);
+  let failed = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (const path of files) {
+    const line = await extractItem({ id: path, path }, undefined);
+    if (line.error !== undefined) failed++;
+  }
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(`${JSON.stringify({ pages: files.length, failed, wallS, cpuS: (cpu.user + cpu.system) / 1e6 })}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`extract-loop: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
