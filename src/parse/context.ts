@@ -75,7 +75,9 @@ export interface AncestorContext {
   readonly heading: number;
 }
 
-export const ROOT_CONTEXT: AncestorContext = Object.freeze({
+// Not frozen: a frozen object has a hidden class of its own, and every function that reads contexts would then see
+// two shapes (the root's and its descendants') and be compiled again when the rarer one turns up. `readonly` guards it.
+export const ROOT_CONTEXT: AncestorContext = {
   tags: new Uint8Array(ANCESTOR_TAGS.length),
   roles: new Uint8Array(ROLE_NAMES.length),
   classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
@@ -83,7 +85,7 @@ export const ROOT_CONTEXT: AncestorContext = Object.freeze({
   commentDepth: -1,
   inLink: false,
   heading: 0,
-});
+};
 
 const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];

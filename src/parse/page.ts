@@ -73,19 +73,19 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
       fallback = 'noscript';
     }
   }
-  const page: Page = {
+  // Every page has every field (undefined when it does not apply): one hidden class for all pages, so the code that
+  // reads them is not compiled again for the first truncated or fallback page.
+  return {
     root: r.root,
     blocks: r.blocks,
     title: title === '' ? null : title,
     truncated: r.truncated || cutReason !== undefined,
+    truncatedReason: cutReason ?? r.truncatedReason,
+    fallback,
     document,
     leafInfo: r.leafInfo,
     domMs,
   };
-  const truncatedReason = cutReason ?? r.truncatedReason;
-  if (truncatedReason !== undefined) page.truncatedReason = truncatedReason;
-  if (fallback !== undefined) page.fallback = fallback;
-  return page;
 }
 
 /** The error for a page whose parse the pre-scan found too costly, saying which limit it passed. */
