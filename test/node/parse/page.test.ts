@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../../src/parse/page.js';
 import { PithError } from '../../../src/errors.js';
+import { ROOT_CONTEXT } from '../../../src/parse/context.js';
 
 describe('parsePage limits and robustness', () => {
   it('throws input_too_large past maxInputChars', () => {
@@ -42,6 +43,27 @@ describe('parsePage limits and robustness', () => {
     const normal = parsePage('<body><p>Visible</p><noscript><p>Enable JS</p></noscript></body>');
     expect(normal.blocks.map((b) => b.text)).toEqual(['Visible']);
     expect(normal.fallback).toBeUndefined();
+  });
+
+  // V8 gives objects with other fields, or fields in another order, or frozen ones, hidden classes of their own; the
+  // code that reads them is then compiled again whenever the rarer kind turns up (README, Bulk extraction, Numbers).
+  it('gives every page the same fields in the same order, truncated, fallback or not', () => {
+    const kinds = [
+      parsePage('<body><p>a</p></body>'),
+      parsePage('<body><p>a</p><p>b</p><p>c</p></body>', { limits: { maxBlocks: 2 } }),
+      parsePage('<html><body><div id="app"></div><noscript><p>Server text</p></noscript></body></html>'),
+    ];
+    expect(kinds[1].truncatedReason).toBeDefined();
+    expect(kinds[2].fallback).toBe('noscript');
+    for (const page of kinds) expect(Object.keys(page)).toEqual(Object.keys(kinds[0]));
+  });
+
+  it('gives the root ancestor context the shape of every other context', () => {
+    const page = parsePage('<body><main><a href="/x">link text</a></main></body>');
+    const derived = page.leafInfo[0].context;
+    expect(derived).not.toBe(ROOT_CONTEXT);
+    expect(Object.keys(ROOT_CONTEXT)).toEqual(Object.keys(derived));
+    expect(Object.isFrozen(ROOT_CONTEXT)).toBe(Object.isFrozen(derived));
   });
 
   it('does not throw on broken markup', () => {
