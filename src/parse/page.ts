@@ -15,11 +15,12 @@ export interface Page {
   /** Trimmed, whitespace-normalised `<title>`, null when absent. */
   title: string | null;
   truncated: boolean;
-  truncatedReason?: string;
+  /** Which limit cut the page; undefined when it was not cut. (Every page has every field: one hidden class.) */
+  truncatedReason: string | undefined;
   /** The parsed document (src/parse/dom.ts). */
   document: unknown;
   /** Set when the standard CDOM rules found no text and a fallback rule was used ('noscript': its content walked). */
-  fallback?: 'noscript';
+  fallback: 'noscript' | undefined;
   /** Per-block data of the walk used by the pith features; parallel to `blocks`. */
   leafInfo: LeafInfo[];
   /** Time of the DOM parse alone, in milliseconds (the floor of the parse stage). */
