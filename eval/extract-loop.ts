@@ -10,8 +10,7 @@
 // Prints one JSON line: {"pages", "wallS", "cpuS"} (CPU seconds of this process over the loop, all threads).
 
 import { parseArgs } from 'node:util';
-import { extractItem } from '../src/batch.js';
-import { pageFilesOf } from '../src/batch.js';
+import { extractItem, pageFilesOf } from '../src/batch.js';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { every: { type: 'string' }, offset: { type: 'string' } } });

@@ -109,8 +109,8 @@ export function wordHashes(text: string): Uint32Array {
  * is one shingle of all its words.
  */
 class SimhashAccumulator {
+  /** The last `shingleWords` words (empty only while no word has come). */
   private readonly recent: number[] = [];
-  private words = 0;
   private shingles = 0;
   // ones[b] counts the shingle hashes with bit b set: [0, 32) of the high half, [32, 64) of the low half.
   private readonly ones = new Int32Array(64);
@@ -122,7 +122,6 @@ class SimhashAccumulator {
   constructor(private readonly shingleWords: number) {}
 
   add(word: number): void {
-    this.words++;
     this.recent.push(word);
     if (this.recent.length > this.shingleWords) this.recent.shift();
     if (this.recent.length === this.shingleWords) this.addShingle(this.recent);
@@ -151,7 +150,7 @@ class SimhashAccumulator {
 
   /** [hi, lo] unsigned 32-bit halves; [0, 0] for no words. */
   result(): [number, number] {
-    if (this.words === 0) return [0, 0];
+    if (this.recent.length === 0) return [0, 0];
     if (this.shingles === 0) this.addShingle(this.recent); // fewer words than a shingle: one shingle of them all
     let hi = 0;
     let lo = 0;
