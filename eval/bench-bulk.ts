@@ -21,7 +21,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { WORKER_V8_FLAGS, pageFilesOf } from '../src/batch.js';
+import { WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/batch.js';
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 
@@ -100,9 +100,12 @@ async function main(): Promise<void> {
   const halves = [join(work, 'half-0'), join(work, 'half-1')];
   for (const h of halves) mkdirSync(h);
   files.forEach((f, i) => symlinkSync(f, join(halves[i % 2], f.replace(/^.*\//, ''))));
-  const readabilityRun = (dir: string, out: string): Promise<Timed> =>
-    timedRun(process.execPath, [...WORKER_V8_FLAGS, '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
-  const loopRun = (part: string[]): Promise<Loop> => extractLoop([...WORKER_V8_FLAGS, '--single-threaded', '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
+  // Readability.js runs with the V8 flags pith's workers get in the same setting: one process as `--jobs 1`, two at
+  // once as `--jobs 2` (with two cores, --single-threaded: src/batch.ts, workerV8Flags).
+  const readabilityRun = (processes: number, dir: string, out: string): Promise<Timed> =>
+    timedRun(process.execPath, [...workerV8Flags(processes, availableParallelism()), '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
+  const loopRun = (part: string[], threads: 'one' | 'helpers' = 'one'): Promise<Loop> =>
+    extractLoop([...WORKER_V8_FLAGS, ...(threads === 'one' ? ['--single-threaded'] : []), '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
 
   process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -110,11 +113,11 @@ async function main(): Promise<void> {
   const runners: Record<string, () => Promise<Timed>> = {
     'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
     'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
-    // Readability.js gets the V8 flags of pith's workers too (a 64 MB young generation), so that the comparison is of
-    // the extractors, not of garbage-collector settings.
-    'Readability.js (linkedom)': () => readabilityRun(pagesDir, 'readability.jsonl'),
+    // Readability.js gets the V8 flags of pith's workers too (readabilityRun), so that the comparison is of the
+    // extractors, not of garbage-collector settings.
+    'Readability.js (linkedom)': () => readabilityRun(1, pagesDir, 'readability.jsonl'),
     'Readability.js (linkedom), 2 processes': async () => {
-      const [a, b] = await Promise.all([readabilityRun(halves[0], 'readability-half-0.jsonl'), readabilityRun(halves[1], 'readability-half-1.jsonl')]);
+      const [a, b] = await Promise.all([readabilityRun(2, halves[0], 'readability-half-0.jsonl'), readabilityRun(2, halves[1], 'readability-half-1.jsonl')]);
       writeFileSync(join(work, 'readability2.jsonl'), readFileSync(join(work, 'readability-half-0.jsonl'), 'utf8') + readFileSync(join(work, 'readability-half-1.jsonl'), 'utf8'));
       return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
     },
@@ -130,6 +133,10 @@ async function main(): Promise<void> {
       return { pages: a.pages + b.pages, failed: a.failed + b.failed, wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
     },
   };
+  // V8's helper threads when every core is busy (why workerV8Flags adds --single-threaded when the workers fill the
+  // cores): two loops over all pages at the same time, one with helper threads and one without. Run side by side,
+  // both see the same machine at the same moment, so the drift of this machine's speed cancels out of the comparison.
+  const helperPairs: { helpers: Loop; one: Loop }[] = [];
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -154,6 +161,9 @@ async function main(): Promise<void> {
       loopCounts[name] = l;
       process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${l.wallS.toFixed(1)} s of loop, ${l.cpuS.toFixed(1)} s CPU\n`);
     }
+    const [helpers, one] = await Promise.all([loopRun([], 'helpers'), loopRun([], 'one')]);
+    helperPairs.push({ helpers, one });
+    process.stderr.write(`round ${round + 1}/${rounds}: two loops at once, with helper threads ${helpers.cpuS.toFixed(1)} s CPU, --single-threaded ${one.cpuS.toFixed(1)} s CPU\n`);
   }
   const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1, 'Readability.js (linkedom), 2 processes': 2 };
   const outputs: Record<string, string> = {
@@ -177,6 +187,12 @@ async function main(): Promise<void> {
 
   const loopRows = loopNames.map((name) => ({ name, seconds: median(loopSeconds[name]), runs: loopSeconds[name], cpuSeconds: median(loopCpu[name]), cpuRuns: loopCpu[name], pages: loopCounts[name].pages, failed: loopCounts[name].failed }));
   const ceiling = loopRows[0].seconds / loopRows[1].seconds;
+  const helperThreads = {
+    withHelpersCpuS: median(helperPairs.map((p) => p.helpers.cpuS)),
+    singleThreadedCpuS: median(helperPairs.map((p) => p.one.cpuS)),
+    /** CPU-seconds with helper threads / without, within each round. */
+    ratios: helperPairs.map((p) => p.helpers.cpuS / p.one.cpuS),
+  };
 
   let e2e: JobRun | null = null;
   if (!values['no-e2e']) {
@@ -200,6 +216,8 @@ async function main(): Promise<void> {
     ...loopRows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pages} | ${r.failed} |`),
     '',
     `the ceiling of --jobs 2 / --jobs 1 here (one loop over all pages / two loops over the halves at once): ${ceiling.toFixed(2)}x`,
+    '',
+    `two loops over all pages at once, both cores busy: with V8's helper threads ${helperThreads.withHelpersCpuS.toFixed(1)} CPU s, --single-threaded ${helperThreads.singleThreadedCpuS.toFixed(1)} CPU s (medians; with / without within each round: ${helperThreads.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
   );
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
@@ -209,7 +227,7 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
     join(resultsDir, 'bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, helperThreads, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }

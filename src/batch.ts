@@ -2,9 +2,9 @@
 // N worker processes (each with its own model session; --jobs 1 is one worker), written one JSON line per page in
 // input order.
 //
-// Processes rather than worker threads: on the 2-core machine of the README a second core gains little either way
-// (--jobs 2 gave 0.9-1.1x with both), but two separate processes did better than two threads of one process (1.2-1.3x
-// over the halves of the pages; README, Bulk extraction, Numbers).
+// Processes rather than worker threads: two separate processes did better than two threads of one process over the
+// halves of the pages (README, Bulk extraction, Numbers). When the workers fill every core they run V8 on one thread
+// each (workerV8Flags).
 //
 // Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
 // workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
@@ -15,6 +15,7 @@ import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readS
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { decodeHtml } from './parse/charset.js';
@@ -145,18 +146,31 @@ export function withRoundedTimings(result: Extraction): Extraction {
 export interface PoolOptions {
   /** Worker processes (at least 1; `pith batch --jobs 1` is one worker too, so that it runs with WORKER_V8_FLAGS). */
   jobs: number;
+  /** Cores the workers share (default: os.availableParallelism()); see workerV8Flags. */
+  cores?: number;
   featureSet?: FeatureSetName;
   format?: BatchFormat;
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /**
- * V8 flags of the worker processes: a 64 MB young generation (Node 20's default is 16 MB). An extraction allocates
+ * V8 flags of every worker process: a 64 MB young generation (Node 20's default is 16 MB). An extraction allocates
  * its whole DOM and drops it when done; in a small young generation a large page's DOM survives two scavenges and is
  * copied into the old generation, to be collected there. Measured on the 1,497 WCXB dev pages (README, Bulk
  * extraction, Numbers): less CPU per page with one worker and with two.
  */
 export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/**
+ * The V8 flags of the workers of a pool of `jobs` on a machine of `cores`: WORKER_V8_FLAGS, and `--single-threaded`
+ * when the workers fill every core. V8 then has no idle core for its helper threads (concurrent compiling, marking
+ * and scavenging), and they only add CPU: a worker that does that work on its own thread spent 5-7% fewer
+ * CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at once (README, Bulk
+ * extraction, Numbers). With fewer workers than cores, the helper threads run on an idle core and shorten the run.
+ */
+export function workerV8Flags(jobs: number, cores: number): string[] {
+  return jobs >= cores ? [...WORKER_V8_FLAGS, '--single-threaded'] : [...WORKER_V8_FLAGS];
+}
 /** Pages handed to one worker at a time: two, so it never waits for the main thread between pages. */
 const PER_WORKER = 2;
 /** Lines held back per worker while an earlier, slower page is still being extracted. */
@@ -166,10 +180,9 @@ const REORDER_WINDOW = 64;
  * A worker process running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
  * src/cli.ts`) the .ts, with tsx loaded in the child. Its stdout is not ours (lines may go to our stdout); its stderr is.
  */
-function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): ChildProcess {
+function startWorker(flags: string[], featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): ChildProcess {
   const args = [JSON.stringify({ featureSet, format })];
   // (NODE_OPTIONS reaches the workers through the environment, e.g. a user's --max-old-space-size.)
-  const flags = [...WORKER_V8_FLAGS];
   const options = { serialization: 'advanced' as const, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
   if (!FROM_SOURCE) return fork(fileURLToPath(new URL('./batch-worker.js', import.meta.url)), args, { ...options, execArgv: flags });
   return fork(fileURLToPath(new URL('./batch-worker.ts', import.meta.url)), args, { ...options, execArgv: [...flags, '--import', import.meta.resolve('tsx')] });
@@ -181,7 +194,8 @@ function startWorker(featureSet: FeatureSetName | undefined, format: BatchFormat
  */
 export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<BatchItem>, options: PoolOptions, write: (line: BatchLine, index: number) => Promise<void>): Promise<number> {
   if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new PithError('invalid_input', `jobs must be a whole number of at least 1, got ${options.jobs}`);
-  const workers = Array.from({ length: options.jobs }, () => startWorker(options.featureSet, options.format));
+  const flags = workerV8Flags(options.jobs, options.cores ?? availableParallelism());
+  const workers = Array.from({ length: options.jobs }, () => startWorker(flags, options.featureSet, options.format));
   const outstanding = new Map<ChildProcess, number>(workers.map((w) => [w, 0]));
   let finished = false;
   const ready = new Map<number, BatchLine>();

@@ -116,16 +116,32 @@ describe('the worker processes of --jobs', () => {
       while (written.length === 0) await new Promise((r) => setTimeout(r, 20));
       const workers = childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'));
       expect(workers.length).toBe(2);
-      // each worker runs with the pool's V8 flags (a 64 MB young generation)
-      for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=64');
+      // each worker runs with the pool's V8 flags: a 64 MB young generation, and one thread, as two workers fill the two
+      // cores the pool is told of
+      for (const pid of workers) {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        expect(argv).toContain('--max-semi-space-size=64');
+        expect(argv).toContain('--single-threaded');
+      }
       process.kill(workers[0], 'SIGKILL');
       for (let i = 0; i < 20; i++) yield { id: `more-${i}`, url: `https://example.com/m${i}`, html };
     }
-    await expect(runBatchPool(items(), { jobs: 2 }, async (_line, index) => void written.push(index))).rejects.toThrow(
+    await expect(runBatchPool(items(), { jobs: 2, cores: 2 }, async (_line, index) => void written.push(index))).rejects.toThrow(
       /batch worker process ended early \(SIGKILL\)/,
     );
     expect(childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'))).toEqual([]);
   }, 120_000);
+});
+
+describe('the V8 flags of the workers', () => {
+  it('one thread per worker only when the workers fill every core', async () => {
+    const { WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/batch.js');
+    expect(workerV8Flags(2, 2)).toEqual([...WORKER_V8_FLAGS, '--single-threaded']);
+    expect(workerV8Flags(8, 4)).toEqual([...WORKER_V8_FLAGS, '--single-threaded']);
+    // with a core to spare, V8's helper threads (compiling, marking) run on it
+    expect(workerV8Flags(1, 2)).toEqual([...WORKER_V8_FLAGS]);
+    expect(workerV8Flags(3, 4)).toEqual([...WORKER_V8_FLAGS]);
+  });
 });
 
 /** Pids of this process's children (Linux /proc). */
