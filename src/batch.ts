@@ -164,9 +164,10 @@ export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 /**
  * The V8 flags of the workers of a pool of `jobs` on a machine of `cores`: WORKER_V8_FLAGS, and `--single-threaded`
  * when the workers fill every core. V8 then has no idle core for its helper threads (concurrent compiling, marking
- * and scavenging), and they only add CPU: a worker that does that work on its own thread spent 5-7% fewer
- * CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at once (README, Bulk
- * extraction, Numbers). With fewer workers than cores, the helper threads run on an idle core and shorten the run.
+ * and scavenging), and they only add CPU: an extraction loop that does that work on its own thread spent fewer
+ * CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at once (`npm run
+ * bench:bulk`; README, Bulk extraction, Numbers). With fewer workers than cores, the helper threads run on an idle
+ * core and shorten the run.
  */
 export function workerV8Flags(jobs: number, cores: number): string[] {
   return jobs >= cores ? [...WORKER_V8_FLAGS, '--single-threaded'] : [...WORKER_V8_FLAGS];
