@@ -100,8 +100,8 @@ async function main(): Promise<void> {
   const halves = [join(work, 'half-0'), join(work, 'half-1')];
   for (const h of halves) mkdirSync(h);
   files.forEach((f, i) => symlinkSync(f, join(halves[i % 2], f.replace(/^.*\//, ''))));
-  // Readability.js runs with the V8 flags pith's workers get in the same setting: one process as `--jobs 1`, two at
-  // once as `--jobs 2` (with two cores, --single-threaded: src/batch.ts, workerV8Flags).
+  // Readability.js runs with the V8 flags pith's workers get in the same setting (one process as `--jobs 1`, two at
+  // once as `--jobs 2`; src/batch.ts, workerV8Flags), so that the comparison is of the extractors, not of V8 settings.
   const readabilityRun = (processes: number, dir: string, out: string): Promise<Timed> =>
     timedRun(process.execPath, [...workerV8Flags(processes, availableParallelism()), '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
   const loopRun = (part: string[], threads: 'one' | 'helpers' = 'one'): Promise<Loop> =>
@@ -113,8 +113,6 @@ async function main(): Promise<void> {
   const runners: Record<string, () => Promise<Timed>> = {
     'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
     'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
-    // Readability.js gets the V8 flags of pith's workers too (readabilityRun), so that the comparison is of the
-    // extractors, not of garbage-collector settings.
     'Readability.js (linkedom)': () => readabilityRun(1, pagesDir, 'readability.jsonl'),
     'Readability.js (linkedom), 2 processes': async () => {
       const [a, b] = await Promise.all([readabilityRun(2, halves[0], 'readability-half-0.jsonl'), readabilityRun(2, halves[1], 'readability-half-1.jsonl')]);
