@@ -72,28 +72,34 @@ function nearDuplicateKey(text: string, words: number): string {
   return text.trim().toLowerCase();
 }
 
-const tagIds = new Map<string, number>();
-/** A small integer per tag name (module-wide: tag names are few). */
-function internId(tag: string): number {
-  let id = tagIds.get(tag);
-  if (id === undefined) {
-    if (tagIds.size > 10_000) tagIds.clear();
-    id = tagIds.size + 1;
-    tagIds.set(tag, id);
+/**
+ * Small integers for the tag names and class lists of one page, for the signatures of its nodes: equal tags, equal
+ * ids; one id per class list object (the parse shares one list per class attribute within a page: see
+ * src/parse/string-memo.ts). Made anew for each page, so that a page's signatures do not depend on the pages the
+ * process saw before it.
+ */
+class PageIds {
+  private readonly tags = new Map<string, number>();
+  private readonly classLists = new Map<readonly string[], number>();
+
+  tag(tag: string): number {
+    let id = this.tags.get(tag);
+    if (id === undefined) {
+      id = this.tags.size + 1;
+      this.tags.set(tag, id);
+    }
+    return id;
   }
-  return id;
-}
-const classIds = new WeakMap<readonly string[], number>();
-let nextClassId = 1;
-/** An integer per class list object (the parse shares one list per class attribute; equal lists, equal ids). */
-function classListId(list: readonly string[] | undefined): number {
-  if (list === undefined || list.length === 0) return 0;
-  let id = classIds.get(list);
-  if (id === undefined) {
-    id = nextClassId++ & 0x3fffffff;
-    classIds.set(list, id);
+
+  classList(list: readonly string[] | undefined): number {
+    if (list === undefined || list.length === 0) return 0;
+    let id = this.classLists.get(list);
+    if (id === undefined) {
+      id = this.classLists.size + 1;
+      this.classLists.set(list, id);
+    }
+    return id;
   }
-  return id;
 }
 
 /**
@@ -234,8 +240,9 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   };
 
   // Sibling repetition: how many siblings share a node's tag-and-class signature (a bare text leaf has none).
-  // Signatures are hashed from interned tag names and class lists (class lists are shared per class attribute).
+  // Signatures are hashed from the page's ids of tag names and class lists (PageIds).
   const sig = new Float64Array(m);
+  const ids = new PageIds();
   for (let k = 0; k < m; k++) {
     const node = nodes[k];
     if (node.tags.length === 1 && node.children.length === 0) {
@@ -245,8 +252,8 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
     for (let i = 0; i < node.tags.length; i++) {
-      const t = internId(node.tags[i]);
-      const c = classListId(node.classNames[i]);
+      const t = ids.tag(node.tags[i]);
+      const c = ids.classList(node.classNames[i]);
       h1 = Math.imul(h1 ^ t, 0x01000193) ^ Math.imul(c, 0x9e3779b1);
       h2 = Math.imul(h2 + t * 31 + c, 0x85ebca6b) ^ (h2 >>> 13);
     }

@@ -5,6 +5,7 @@ import type { CdomNode } from '../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
 import { findContentRoot, findTitle, parseHtmlDocument } from './dom.js';
 import { type MarkupScan, scanMarkup } from './markup-scan.js';
+import { settleMemos } from './string-memo.js';
 import { normaliseWhitespace, javaTrim } from './text-stats.js';
 
 export interface Page {
@@ -58,6 +59,7 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
         : `more than ${limits.maxParseElements} elements (limits.maxParseElements); the page was cut at character ${scan.cutAt} before parsing`;
     html = html.slice(0, scan.cutAt);
   } else if (scan.exceeded !== null) throw tooCostly(scan, limits);
+  settleMemos();
   const tDom = performance.now();
   const document = parseHtmlDocument(html);
   const domMs = performance.now() - tDom;

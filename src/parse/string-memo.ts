@@ -13,20 +13,33 @@ export function ownString(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
+/** Every memo made by stringMemo, for settleMemos(). */
+const memos: Array<{ entries: Map<string, unknown>; limit: number }> = [];
+
 /**
- * `compute(key)`, remembered for up to `limit` distinct keys (then forgotten all at once: the working set of a page
- * is far smaller). `compute` is given the memo's own copy of the key, so that what it returns (substrings of the key,
- * say) does not hold on to the page either.
+ * `compute(key)`, remembered. A memo forgets all at once, and only when settleMemos(), called before each page,
+ * finds it holding `limit` keys or more (a page's working set is far smaller; one page alone can pass the limit only
+ * as far as the parse limits let it): within a page, a key always gives the same value, the same object when it is
+ * one. A page's features compare the class lists of its
+ * elements by identity (src/parse/page-context.ts); a memo that was cleared halfway through a page gave one class
+ * attribute two lists, and that page's result then depended on how many pages the process had seen before it.
+ * `compute` is given the memo's own copy of the key, so that what it returns (substrings of the key, say) does not
+ * hold on to the page either.
  */
 export function stringMemo<V>(compute: (key: string) => V, limit = 20_000): (key: string) => V {
   const memo = new Map<string, V>();
+  memos.push({ entries: memo, limit });
   return (key: string): V => {
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
     const own = ownString(key);
     const value = compute(own);
-    if (memo.size >= limit) memo.clear();
     memo.set(own, value);
     return value;
   };
+}
+
+/** Forgets every memo that has reached its limit. Called before each page is parsed (src/parse/page.ts). */
+export function settleMemos(): void {
+  for (const { entries, limit } of memos) if (entries.size >= limit) entries.clear();
 }
