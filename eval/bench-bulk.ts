@@ -8,7 +8,10 @@
 //    timed by wall clock (the two halves: until both end; their CPU seconds added); the order rotates every round;
 //    the medians of the rounds are reported.
 // 2. The ceiling of --jobs 2 / --jobs 1 on this machine: pith's extraction loop alone (eval/extract-loop.ts under
-//    node --single-threaded, start-up not counted), one process over all pages against two over the halves at once.
+//    the V8 flags of workers that fill every core, start-up not counted), one process over all pages against two over
+//    the halves at once; and two pairs of loops over all pages at the same moment, both cores busy, each pair differing
+//    in one choice of those flags: V8's helper threads or one thread, and V8's default compilers or patient ones
+//    (src/batch.ts, FULL_CORES_V8_FLAGS).
 // 3. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
 //   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
@@ -21,7 +24,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/batch.js';
+import { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/batch.js';
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 
@@ -104,8 +107,10 @@ async function main(): Promise<void> {
   // once as `--jobs 2`; src/batch.ts, workerV8Flags), so that the comparison is of the extractors, not of V8 settings.
   const readabilityRun = (processes: number, dir: string, out: string): Promise<Timed> =>
     timedRun(process.execPath, [...workerV8Flags(processes, availableParallelism()), '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
-  const loopRun = (part: string[], threads: 'one' | 'helpers' = 'one'): Promise<Loop> =>
-    extractLoop([...WORKER_V8_FLAGS, ...(threads === 'one' ? ['--single-threaded'] : []), '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
+  // The loops run with the V8 flags of workers that fill every core (FULL_CORES_V8_FLAGS), or with `v8` instead.
+  const fullCores = [...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS];
+  const loopRun = (part: string[], v8: readonly string[] = fullCores): Promise<Loop> =>
+    extractLoop([...v8, '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
 
   process.stderr.write('building dist/ (npm run build) so that `node bin/pith.js` runs the current code...\n');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
     },
   };
   // The ceiling of --jobs 2 / --jobs 1 on this machine: the extraction loop alone, one thread per process (V8's
-  // --single-threaded: no garbage-collector or compiler helper threads), once over all pages and once as two
+  // --single-threaded: no garbage-collector or compiler helper threads; FULL_CORES_V8_FLAGS), once over all pages and once as two
   // processes over alternate pages at the same time. Start-up is not counted; each process still compiles its own
   // code (V8 compiles per process), on its one thread.
   const loops: Record<string, () => Promise<Loop>> = {
@@ -135,6 +140,9 @@ async function main(): Promise<void> {
   // cores): two loops over all pages at the same time, one with helper threads and one without. Run side by side,
   // both see the same machine at the same moment, so the drift of this machine's speed cancels out of the comparison.
   const helperPairs: { helpers: Loop; one: Loop }[] = [];
+  // The same for the compilers (why FULL_CORES_V8_FLAGS makes them patient): one thread each, V8's default compilers
+  // beside the patient ones.
+  const compilerPairs: { eager: Loop; patient: Loop }[] = [];
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -159,9 +167,12 @@ async function main(): Promise<void> {
       loopCounts[name] = l;
       process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${l.wallS.toFixed(1)} s of loop, ${l.cpuS.toFixed(1)} s CPU\n`);
     }
-    const [helpers, one] = await Promise.all([loopRun([], 'helpers'), loopRun([], 'one')]);
+    const [helpers, one] = await Promise.all([loopRun([], WORKER_V8_FLAGS), loopRun([], [...WORKER_V8_FLAGS, '--single-threaded'])]);
     helperPairs.push({ helpers, one });
     process.stderr.write(`round ${round + 1}/${rounds}: two loops at once, with helper threads ${helpers.cpuS.toFixed(1)} s CPU, --single-threaded ${one.cpuS.toFixed(1)} s CPU\n`);
+    const [eager, patient] = await Promise.all([loopRun([], [...WORKER_V8_FLAGS, '--single-threaded']), loopRun([], fullCores)]);
+    compilerPairs.push({ eager, patient });
+    process.stderr.write(`round ${round + 1}/${rounds}: two loops at once, one thread each, default compilers ${eager.cpuS.toFixed(1)} s CPU, patient compilers ${patient.cpuS.toFixed(1)} s CPU\n`);
   }
   const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1, 'Readability.js (linkedom), 2 processes': 2 };
   const outputs: Record<string, string> = {
@@ -191,6 +202,12 @@ async function main(): Promise<void> {
     /** CPU-seconds with helper threads / without, within each round. */
     ratios: helperPairs.map((p) => p.helpers.cpuS / p.one.cpuS),
   };
+  const compilers = {
+    defaultCpuS: median(compilerPairs.map((p) => p.eager.cpuS)),
+    patientCpuS: median(compilerPairs.map((p) => p.patient.cpuS)),
+    /** CPU-seconds with V8's default compilers / with FULL_CORES_V8_FLAGS, within each round. */
+    ratios: compilerPairs.map((p) => p.eager.cpuS / p.patient.cpuS),
+  };
 
   let e2e: JobRun | null = null;
   if (!values['no-e2e']) {
@@ -209,13 +226,15 @@ async function main(): Promise<void> {
   ];
   lines.push(
     '',
-    '| extraction loop alone (eval/extract-loop.ts, node --single-threaded) | loop s (median) | CPU s (median) | pages | failed |',
+    '| extraction loop alone (eval/extract-loop.ts, one thread: FULL_CORES_V8_FLAGS) | loop s (median) | CPU s (median) | pages | failed |',
     '| --- | ---: | ---: | ---: | ---: |',
     ...loopRows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pages} | ${r.failed} |`),
     '',
     `the ceiling of --jobs 2 / --jobs 1 here (one loop over all pages / two loops over the halves at once): ${ceiling.toFixed(2)}x`,
     '',
     `two loops over all pages at once, both cores busy: with V8's helper threads ${helperThreads.withHelpersCpuS.toFixed(1)} CPU s, --single-threaded ${helperThreads.singleThreadedCpuS.toFixed(1)} CPU s (medians; with / without within each round: ${helperThreads.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
+    '',
+    `two loops over all pages at once, one thread each: V8's default compilers ${compilers.defaultCpuS.toFixed(1)} CPU s, patient compilers (FULL_CORES_V8_FLAGS) ${compilers.patientCpuS.toFixed(1)} CPU s (medians; default / patient within each round: ${compilers.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
   );
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
@@ -225,7 +244,7 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
     join(resultsDir, 'bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, helperThreads, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, helperThreads, compilers, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }

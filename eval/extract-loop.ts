@@ -1,11 +1,11 @@
 // The extraction loop of a `pith batch` worker with nothing around it: one process reads and extracts the page files
 // of a folder one after another, as a worker does, and reports the seconds of the loop alone (start-up, model
-// loading and a first warm-up page not counted). `npm run bench:bulk` runs it under `node --single-threaded` (no
-// garbage-collector or compiler helper threads), once over all pages and once as two processes over the two halves
-// at the same time: the ratio is what this machine gives pith's per-page work on two cores, the ceiling of
-// `--jobs 2` / `--jobs 1`.
+// loading and a first warm-up page not counted). `npm run bench:bulk` runs it with the V8 flags of workers that fill
+// every core (src/batch.ts, FULL_CORES_V8_FLAGS: one thread, no garbage-collector or compiler helper threads), once
+// over all pages and once as two processes over the two halves at the same time: the ratio is what this machine gives
+// pith's per-page work on two cores, the ceiling of `--jobs 2` / `--jobs 1`.
 //
-//   node --single-threaded --import tsx eval/extract-loop.ts <dir> [--every 2 --offset 0]
+//   node --max-semi-space-size=64 --single-threaded --import tsx eval/extract-loop.ts <dir> [--every 2 --offset 0]
 //
 // Prints one JSON line: {"pages", "wallS", "cpuS"} (CPU seconds of this process over the loop, all threads).
 

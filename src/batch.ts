@@ -162,15 +162,31 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /**
- * The V8 flags of the workers of a pool of `jobs` on a machine of `cores`: WORKER_V8_FLAGS, and `--single-threaded`
- * when the workers fill every core. V8 then has no idle core for its helper threads (concurrent compiling, marking
- * and scavenging), and they only add CPU: an extraction loop that does that work on its own thread spent fewer
- * CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at once (`npm run
- * bench:bulk`; README, Bulk extraction, Numbers). With fewer workers than cores, the helper threads run on an idle
- * core and shorten the run.
+ * V8 flags added when the workers fill every core (workerV8Flags). V8 then has no idle core for its helper threads
+ * (concurrent compiling, marking and scavenging), and they only add CPU: an extraction loop that does that work on its
+ * own thread spent fewer CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at
+ * once. And every compile is paid on the worker's one thread, so the optimising compilers wait longer before they
+ * start: 4x the budget before TurboFan optimises a function, half the bytecode it inlines in all, and 10x the budget
+ * before WebAssembly code (onnxruntime's) is compiled again by TurboFan (multiples of Node 20's defaults). Each worker
+ * compiled about 2 s of JavaScript and 1 s of WebAssembly over the 1,497 dev pages; the flags take a third of that
+ * off, and the functions they leave less optimised are the ones that run least. Both choices are measured side by
+ * side by `npm run bench:bulk` (README, Bulk extraction, Numbers); results are the same to the last bit (the
+ * compilers change how fast the code runs, not what it computes).
+ */
+export const FULL_CORES_V8_FLAGS: readonly string[] = [
+  '--single-threaded',
+  '--interrupt-budget=270336',
+  '--max-inlined-bytecode-size-cumulative=460',
+  '--wasm-tiering-budget=18000000',
+];
+
+/**
+ * The V8 flags of the workers of a pool of `jobs` on a machine of `cores`: WORKER_V8_FLAGS, and FULL_CORES_V8_FLAGS
+ * when the workers fill every core. With fewer workers than cores, V8's helper threads run on an idle core and
+ * shorten the run, and its compilers keep their defaults.
  */
 export function workerV8Flags(jobs: number, cores: number): string[] {
-  return jobs >= cores ? [...WORKER_V8_FLAGS, '--single-threaded'] : [...WORKER_V8_FLAGS];
+  return jobs >= cores ? [...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS] : [...WORKER_V8_FLAGS];
 }
 /** Pages handed to one worker at a time: two, so it never waits for the main thread between pages. */
 const PER_WORKER = 2;

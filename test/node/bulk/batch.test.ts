@@ -1,6 +1,6 @@
 // `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
 
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -116,12 +116,14 @@ describe('the worker processes of --jobs', () => {
       while (written.length === 0) await new Promise((r) => setTimeout(r, 20));
       const workers = childPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('batch-worker'));
       expect(workers.length).toBe(2);
-      // each worker runs with the pool's V8 flags: a 64 MB young generation, and one thread, as two workers fill the two
-      // cores the pool is told of
+      // each worker runs with the pool's V8 flags: a 64 MB young generation, and one thread with patient compilers, as
+      // two workers fill the two cores the pool is told of
       for (const pid of workers) {
         const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
         expect(argv).toContain('--max-semi-space-size=64');
         expect(argv).toContain('--single-threaded');
+        expect(argv).toContain('--interrupt-budget=270336');
+        expect(argv).toContain('--wasm-tiering-budget=18000000');
       }
       process.kill(workers[0], 'SIGKILL');
       for (let i = 0; i < 20; i++) yield { id: `more-${i}`, url: `https://example.com/m${i}`, html };
@@ -134,13 +136,21 @@ describe('the worker processes of --jobs', () => {
 });
 
 describe('the V8 flags of the workers', () => {
-  it('one thread per worker only when the workers fill every core', async () => {
-    const { WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/batch.js');
-    expect(workerV8Flags(2, 2)).toEqual([...WORKER_V8_FLAGS, '--single-threaded']);
-    expect(workerV8Flags(8, 4)).toEqual([...WORKER_V8_FLAGS, '--single-threaded']);
-    // with a core to spare, V8's helper threads (compiling, marking) run on it
+  it('one thread per worker and patient compilers only when the workers fill every core', async () => {
+    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/batch.js');
+    expect(FULL_CORES_V8_FLAGS).toEqual(['--single-threaded', '--interrupt-budget=270336', '--max-inlined-bytecode-size-cumulative=460', '--wasm-tiering-budget=18000000']);
+    expect(workerV8Flags(2, 2)).toEqual([...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS]);
+    expect(workerV8Flags(8, 4)).toEqual([...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS]);
+    // with a core to spare, V8's helper threads (compiling, marking) run on it, and its compilers keep their defaults
     expect(workerV8Flags(1, 2)).toEqual([...WORKER_V8_FLAGS]);
     expect(workerV8Flags(3, 4)).toEqual([...WORKER_V8_FLAGS]);
+  });
+
+  it('every flag is one this Node.js knows (an unknown V8 flag would stop the workers from starting)', async () => {
+    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS } = await import('../../../src/batch.js');
+    const r = spawnSync(process.execPath, [...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('ok');
   });
 });
 
