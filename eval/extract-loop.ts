@@ -10,7 +10,8 @@
 // Prints one JSON line: {"pages", "wallS", "cpuS"} (CPU seconds of this process over the loop, all threads).
 
 import { parseArgs } from 'node:util';
-import { extractItem, pageFilesOf } from '../src/batch.js';
+import { pageFilesOf } from '../src/batch.js';
+import { extractItem } from '../src/batch-extract.js';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { every: { type: 'string' }, offset: { type: 'string' } } });

@@ -1,7 +1,8 @@
 // A `pith batch --jobs N` worker process: loads the model once, then extracts the pages the parent sends, one at a
 // time, and answers each with its line (src/batch.ts). It ends when the parent closes the channel.
 
-import { extractItem, type BatchFormat, type BatchItem } from './batch.js';
+import type { BatchFormat, BatchItem } from './batch.js';
+import { extractItem } from './batch-extract.js';
 import type { FeatureSetName } from './types.js';
 
 const { featureSet, format } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: BatchFormat };

@@ -1,6 +1,7 @@
 // `pith batch` on all cores: pages from a folder of .html/.html.gz files or from .warc/.warc.gz files, extracted by
 // N worker processes (each with its own model session; --jobs 1 is one worker), written one JSON line per page in
-// input order.
+// input order. The extraction itself is in batch-extract.ts, which only the workers load: the coordinating process
+// never loads the model's code, so that it starts the workers sooner.
 //
 // Processes rather than worker threads: two separate processes did better than two threads of one process over the
 // halves of the pages (README, Bulk extraction, Numbers). When the workers fill every core they run V8 on one thread
@@ -11,18 +12,16 @@
 // page never idles the others; at most 64 lines per worker wait in the buffer, so a large WARC file streams through
 // in bounded memory.
 
-import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
-import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { decodeHtml } from './parse/charset.js';
 import { htmlPageOf, readWarcStream } from './bulk/warc.js';
 import { PithError } from './errors.js';
-import { extract } from './lib.js';
-import type { Extraction, FeatureSetName } from './types.js';
+import type { FeatureSetName } from './types.js';
 
 /** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
 export type BatchItem = { id: string; path: string } | { id: string; url: string; html: string };
@@ -113,34 +112,6 @@ async function decodeContent(body: Uint8Array, encoding: string): Promise<Uint8A
   if (encoding === 'deflate') return zlib.inflateSync(body);
   if (encoding === 'br') return zlib.brotliDecompressSync(body);
   return body; // unknown coding: extraction will see what it sees
-}
-
-/** Extracts one item in this thread. Never throws: a failure is a line with `error`. */
-export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<BatchLine> {
-  const t0 = performance.now();
-  const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
-  try {
-    // Files are sniffed: a PNG named .html is refused (not_html), not extracted as text.
-    const html = 'html' in item ? item.html : htmlOf(gunzipIfNeeded(readFileSync(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
-    const result = await extract(html, { featureSet, fingerprint: true, format, ...('url' in item ? { url: item.url } : {}) });
-    const ms = round(performance.now() - t0);
-    if (format === 'json') return { ...base, ...withRoundedTimings(result), fingerprint: result.fingerprint ?? null, ms };
-    const line: BatchLine = { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms };
-    if (format === 'markdown') line.markdown = result.markdown ?? '';
-    if (format === 'html') line.html = result.html ?? '';
-    return line;
-  } catch (err) {
-    return { ...base, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
-  }
-}
-
-const round = (ms: number): number => Math.round(ms * 100) / 100;
-
-/** The result with its timings rounded to 0.01 ms (more digits are noise), for JSON output. */
-export function withRoundedTimings(result: Extraction): Extraction {
-  const timings: Record<string, number> = { ...result.timings };
-  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
-  return { ...result, timings: timings as unknown as Extraction['timings'] };
 }
 
 export interface PoolOptions {

@@ -9,12 +9,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { extract } from './lib.js';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
-import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, withRoundedTimings, type BatchFormat, type BatchItem } from './batch.js';
+import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
-import { defaultModelDir, packageRoot } from './model/node-assets.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
 
 
@@ -256,6 +254,8 @@ async function runExtract(args: string[]): Promise<number> {
     html = readHtmlFile(source);
   }
 
+  // The model's code is loaded here, not at start-up: `pith batch` leaves it to its workers.
+  const [{ extract }, { withRoundedTimings }] = await Promise.all([import('./lib.js'), import('./batch-extract.js')]);
   const result = await extract(html, { url, featureSet, format });
   if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
@@ -344,7 +344,8 @@ async function runBatch(args: string[]): Promise<number> {
 }
 
 /** `pith --version`: the package version and the versions of the shipped models. */
-function versionText(): string {
+async function versionText(): Promise<string> {
+  const { defaultModelDir, packageRoot } = await import('./model/node-assets.js');
   const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   const models: string[] = [];
   for (const set of ['pith', 'paper']) {
@@ -366,7 +367,7 @@ export async function main(argv: string[]): Promise<number> {
       return command === undefined ? EXIT_USAGE : EXIT_OK;
     }
     if (command === '--version' || command === '-V' || command === 'version') {
-      process.stdout.write(versionText());
+      process.stdout.write(await versionText());
       return EXIT_OK;
     }
     if (command === 'extract') return await runExtract(rest);
