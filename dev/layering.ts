@@ -15,7 +15,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export type ImportGraph = Map<string, string[]>;
 
-const IMPORT_RE = /(?:^|[\s;}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT_RE = /(?:^|[\s;}])(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const SOURCE_DIRS = ['src', 'dev', 'eval', 'training', 'test'] as const;
 
 function listTs(dir: string, out: string[] = []): string[] {
@@ -36,8 +36,11 @@ function resolveSpecifier(root: string, from: string, spec: string): string | nu
   throw new Error(`${from}: cannot resolve import '${spec}'`);
 }
 
-/** Every TypeScript file under the source folders, with the repository files it imports (relative paths, `/`). */
-export function readImportGraph(root: string): ImportGraph {
+/**
+ * Every TypeScript file under the source folders, with the repository files it imports (relative paths, `/`).
+ * `loadedAtStart`: only the imports that load a module when the file loads (no `import type`, no dynamic `import()`).
+ */
+export function readImportGraph(root: string, { loadedAtStart = false } = {}): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const top of SOURCE_DIRS) {
     if (!existsSync(join(root, top))) continue;
@@ -46,7 +49,8 @@ export function readImportGraph(root: string): ImportGraph {
       const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
       const deps: string[] = [];
       for (const m of text.matchAll(IMPORT_RE)) {
-        const target = resolveSpecifier(root, rel, m[1] ?? m[2]);
+        if (loadedAtStart && (m[1] !== undefined || m[3] !== undefined)) continue;
+        const target = resolveSpecifier(root, rel, m[2] ?? m[3]);
         if (target !== null) deps.push(target);
       }
       graph.set(rel, [...new Set(deps)]);
@@ -72,7 +76,7 @@ function srcLayer(path: string): { rank: number; host?: 'lib' | 'server' } {
   if (p.startsWith('model/')) return { rank: 2 };
   if (p.startsWith('render/')) return { rank: 3 };
   if (p === 'extract.ts') return { rank: 4 };
-  if (p === 'lib.ts' || p === 'cli.ts' || p === 'batch.ts' || p === 'batch-worker.ts' || p === 'html-bytes.ts') return { rank: 5, host: 'lib' };
+  if (p === 'lib.ts' || p === 'cli.ts' || p === 'batch.ts' || p === 'batch-worker.ts' || p === 'batch-extract.ts' || p === 'html-bytes.ts') return { rank: 5, host: 'lib' };
   if (p.startsWith('server/') || p === 'index.ts') return { rank: 5, host: 'server' };
   throw new Error(`src/${p} is in no layer: add it to dev/layering.ts`);
 }
