@@ -138,11 +138,12 @@ export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
  * own thread spent fewer CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at
  * once. And every compile is paid on the worker's one thread, so the optimising compilers wait longer before they
  * start: 4x the budget before TurboFan optimises a function, half the bytecode it inlines in all, and 10x the budget
- * before WebAssembly code (onnxruntime's) is compiled again by TurboFan (multiples of Node 20's defaults). Each worker
- * compiled about 2 s of JavaScript and 1 s of WebAssembly over the 1,497 dev pages; the flags take a third of that
- * off, and the functions they leave less optimised are the ones that run least. Both choices are measured side by
- * side by `npm run bench:bulk` (README, Bulk extraction, Numbers); results are the same to the last bit (the
- * compilers change how fast the code runs, not what it computes).
+ * before WebAssembly code (onnxruntime's) is compiled again by TurboFan (multiples of Node 20's defaults; the hot
+ * functions are still optimised, later). Each worker compiled about 2 s of JavaScript and 1 s of WebAssembly over the
+ * 1,497 dev pages; with the flags, 1.4 s and 0.3-0.4 s. Whole `--jobs 2` runs took 18.2-18.8 s with them against
+ * 19.3-20.0 s without (four alternating pairs); `npm run bench:bulk` measures both choices side by side (README, Bulk
+ * extraction, Numbers). Results are the same to the last bit: the compilers change how fast the code runs, not what
+ * it computes.
  */
 export const FULL_CORES_V8_FLAGS: readonly string[] = [
   '--single-threaded',
