@@ -109,6 +109,7 @@ async function main(): Promise<void> {
     timedRun(process.execPath, [...workerV8Flags(processes, availableParallelism()), '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
   // The loops run with the V8 flags of workers that fill every core (FULL_CORES_V8_FLAGS), or with `v8` instead.
   const fullCores = [...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS];
+  const oneThread = [...WORKER_V8_FLAGS, '--single-threaded'];
   const loopRun = (part: string[], v8: readonly string[] = fullCores): Promise<Loop> =>
     extractLoop([...v8, '--import', 'tsx', 'eval/extract-loop.ts', pagesDir, ...part]);
 
@@ -125,8 +126,8 @@ async function main(): Promise<void> {
       return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
     },
   };
-  // The ceiling of --jobs 2 / --jobs 1 on this machine: the extraction loop alone, one thread per process (V8's
-  // --single-threaded: no garbage-collector or compiler helper threads; FULL_CORES_V8_FLAGS), once over all pages and once as two
+  // The ceiling of --jobs 2 / --jobs 1 on this machine: the extraction loop alone, one thread per process
+  // (FULL_CORES_V8_FLAGS: no garbage-collector or compiler helper threads), once over all pages and once as two
   // processes over alternate pages at the same time. Start-up is not counted; each process still compiles its own
   // code (V8 compiles per process), on its one thread.
   const loops: Record<string, () => Promise<Loop>> = {
@@ -136,13 +137,12 @@ async function main(): Promise<void> {
       return { pages: a.pages + b.pages, failed: a.failed + b.failed, wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
     },
   };
-  // V8's helper threads when every core is busy (why workerV8Flags adds --single-threaded when the workers fill the
-  // cores): two loops over all pages at the same time, one with helper threads and one without. Run side by side,
-  // both see the same machine at the same moment, so the drift of this machine's speed cancels out of the comparison.
-  const helperPairs: { helpers: Loop; one: Loop }[] = [];
-  // The same for the compilers (why FULL_CORES_V8_FLAGS makes them patient): one thread each, V8's default compilers
-  // beside the patient ones.
-  const compilerPairs: { eager: Loop; patient: Loop }[] = [];
+  // Two choices of FULL_CORES_V8_FLAGS, each tried as two loops over all pages at the same time, one with the choice
+  // and one without: V8's helper threads against one thread, and V8's default compilers against patient ones (both
+  // on one thread). Run side by side, both loops see the same machine at the same moment, so the drift of this
+  // machine's speed cancels out of the comparison.
+  const pairFlags = { helperThreads: [WORKER_V8_FLAGS, oneThread], compilers: [oneThread, fullCores] } as const;
+  const pairs: Record<keyof typeof pairFlags, [Loop, Loop][]> = { helperThreads: [], compilers: [] };
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -167,12 +167,11 @@ async function main(): Promise<void> {
       loopCounts[name] = l;
       process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${l.wallS.toFixed(1)} s of loop, ${l.cpuS.toFixed(1)} s CPU\n`);
     }
-    const [helpers, one] = await Promise.all([loopRun([], WORKER_V8_FLAGS), loopRun([], [...WORKER_V8_FLAGS, '--single-threaded'])]);
-    helperPairs.push({ helpers, one });
-    process.stderr.write(`round ${round + 1}/${rounds}: two loops at once, with helper threads ${helpers.cpuS.toFixed(1)} s CPU, --single-threaded ${one.cpuS.toFixed(1)} s CPU\n`);
-    const [eager, patient] = await Promise.all([loopRun([], [...WORKER_V8_FLAGS, '--single-threaded']), loopRun([], fullCores)]);
-    compilerPairs.push({ eager, patient });
-    process.stderr.write(`round ${round + 1}/${rounds}: two loops at once, one thread each, default compilers ${eager.cpuS.toFixed(1)} s CPU, patient compilers ${patient.cpuS.toFixed(1)} s CPU\n`);
+    for (const name of Object.keys(pairFlags) as (keyof typeof pairFlags)[]) {
+      const [a, b] = await Promise.all(pairFlags[name].map((v8) => loopRun([], v8)));
+      pairs[name].push([a, b]);
+      process.stderr.write(`round ${round + 1}/${rounds}: two loops at once (${name}), without / with FULL_CORES_V8_FLAGS' choice ${a.cpuS.toFixed(1)} / ${b.cpuS.toFixed(1)} s CPU\n`);
+    }
   }
   const cores: Record<string, number> = { 'pith --jobs 1': 1, 'pith --jobs 2': 2, 'Readability.js (linkedom)': 1, 'Readability.js (linkedom), 2 processes': 2 };
   const outputs: Record<string, string> = {
@@ -196,18 +195,14 @@ async function main(): Promise<void> {
 
   const loopRows = loopNames.map((name) => ({ name, seconds: median(loopSeconds[name]), runs: loopSeconds[name], cpuSeconds: median(loopCpu[name]), cpuRuns: loopCpu[name], pages: loopCounts[name].pages, failed: loopCounts[name].failed }));
   const ceiling = loopRows[0].seconds / loopRows[1].seconds;
-  const helperThreads = {
-    withHelpersCpuS: median(helperPairs.map((p) => p.helpers.cpuS)),
-    singleThreadedCpuS: median(helperPairs.map((p) => p.one.cpuS)),
-    /** CPU-seconds with helper threads / without, within each round. */
-    ratios: helperPairs.map((p) => p.helpers.cpuS / p.one.cpuS),
-  };
-  const compilers = {
-    defaultCpuS: median(compilerPairs.map((p) => p.eager.cpuS)),
-    patientCpuS: median(compilerPairs.map((p) => p.patient.cpuS)),
-    /** CPU-seconds with V8's default compilers / with FULL_CORES_V8_FLAGS, within each round. */
-    ratios: compilerPairs.map((p) => p.eager.cpuS / p.patient.cpuS),
-  };
+  /** Median CPU-seconds of each side of a pair, and without / with the choice within each round. */
+  const pairSummary = (runs: [Loop, Loop][]) => ({
+    withoutCpuS: median(runs.map(([a]) => a.cpuS)),
+    withCpuS: median(runs.map(([, b]) => b.cpuS)),
+    ratios: runs.map(([a, b]) => a.cpuS / b.cpuS),
+  });
+  const helperThreads = pairSummary(pairs.helperThreads); // without: V8's helper threads; with: one thread
+  const compilers = pairSummary(pairs.compilers); // without: V8's default compilers; with: patient ones
 
   let e2e: JobRun | null = null;
   if (!values['no-e2e']) {
@@ -232,9 +227,9 @@ async function main(): Promise<void> {
     '',
     `the ceiling of --jobs 2 / --jobs 1 here (one loop over all pages / two loops over the halves at once): ${ceiling.toFixed(2)}x`,
     '',
-    `two loops over all pages at once, both cores busy: with V8's helper threads ${helperThreads.withHelpersCpuS.toFixed(1)} CPU s, --single-threaded ${helperThreads.singleThreadedCpuS.toFixed(1)} CPU s (medians; with / without within each round: ${helperThreads.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
+    `two loops over all pages at once, both cores busy: with V8's helper threads ${helperThreads.withoutCpuS.toFixed(1)} CPU s, --single-threaded ${helperThreads.withCpuS.toFixed(1)} CPU s (medians; with / without within each round: ${helperThreads.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
     '',
-    `two loops over all pages at once, one thread each: V8's default compilers ${compilers.defaultCpuS.toFixed(1)} CPU s, patient compilers (FULL_CORES_V8_FLAGS) ${compilers.patientCpuS.toFixed(1)} CPU s (medians; default / patient within each round: ${compilers.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
+    `two loops over all pages at once, one thread each: V8's default compilers ${compilers.withoutCpuS.toFixed(1)} CPU s, patient compilers (FULL_CORES_V8_FLAGS) ${compilers.withCpuS.toFixed(1)} CPU s (medians; default / patient within each round: ${compilers.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')})`,
   );
   if (e2e !== null) {
     lines.push('', `local job through npm start: ${e2e.urls} URLs in ${e2e.seconds.toFixed(1)} s = ${e2e.pagesPerSecond.toFixed(1)} pages/s; ${e2e.done} done, ${e2e.failed} failed, ${e2e.lines} result lines, ${e2e.lost} URLs lost`);
