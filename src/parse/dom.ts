@@ -8,6 +8,7 @@
 // elements, text runs, comments and doctype quirk), so extractions are identical: test/node/parse/dom-parity.test.ts
 // compares the two on the fixture pages, `npx tsx eval/dom-parity.ts` on the WCXB dev corpus.
 import { Parser } from 'htmlparser2';
+import { stringMemo } from './string-memo.js';
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -145,8 +146,14 @@ class Document extends ParentNode implements DomDocument {
 const DOCTYPE_TEXT = /^[a-z:]/i;
 const SPACES = /\s+/;
 
-/** A class attribute as linkedom stores it: its distinct non-empty tokens, joined by single spaces. */
-function normaliseClass(value: string): string {
+/**
+ * A class attribute as linkedom stores it: its distinct non-empty tokens, joined by single spaces. Memoised: a page
+ * repeats its class attributes thousands of times, and the memos keyed by class attributes further on
+ * (src/parse/context.ts, src/parse/cdom.ts) then see the same string again, whose hash V8 has already computed.
+ */
+const normaliseClass = stringMemo(normaliseClassOf);
+
+function normaliseClassOf(value: string): string {
   const tokens = value.split(SPACES);
   let out = '';
   const seen = new Set<string>();

@@ -11,6 +11,7 @@ import {
   simhashOfWords,
   wordHashes,
 } from '../../../src/fingerprint/simhash.js';
+import { fmix32 } from '../../../src/fingerprint/hash.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 
@@ -71,6 +72,31 @@ describe('simhash', () => {
     // A Chinese text with one character changed is a near-duplicate, not an unrelated text.
     const zh = '近重复检测使用最小哈希和局部敏感哈希，在训练之前删除几乎相同的文档，以免验证分数虚高。'.repeat(3);
     expect(hammingDistance(simhash(zh), simhash(zh.replace('删', '去')))).toBeLessThan(16);
+  });
+
+  it('words are the runs /[\p{L}\p{N}\p{M}]+/u matches, Han and kana split off, on random text with surrogates', () => {
+    // The reference: the regular expression over the whole text, and FNV-1a + fmix32 over each word's code units.
+    const hash = (w: string): number => {
+      let h = 0x811c9dc5;
+      for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+      return fmix32(h >>> 0);
+    };
+    const reference = (text: string): number[] => {
+      const out: number[] = [];
+      for (const [run] of text.normalize('NFC').toLowerCase().matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+        for (const w of run.split(/([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])/)) if (w !== '') out.push(hash(w));
+      }
+      return out;
+    };
+    // Pieces that reach every branch: ASCII, accents and combining marks, CJK and kana, astral letters and digits,
+    // emoji (astral, not letters), lone surrogates of both halves, spaces that are not ASCII.
+    const pieces = ['a', 'Z', '9', ' ', '-', 'é', 'e\u0301', '\u0301', '中', 'カ', 'ひ', '\ud83d\ude00', '\ud840\udc00', '\ud835\udfce', '\ud800', '\udc00', 'ß', 'İ', '\u0663', '\u00a0', '\u200b', '한', '\u0e31', '.', '\n'];
+    const rand = rng(7);
+    for (let t = 0; t < 20_000; t++) {
+      let text = '';
+      for (let k = 1 + Math.floor(rand() * 16); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
+      expect([...wordHashes(text)], JSON.stringify(text)).toEqual(reference(text));
+    }
   });
 
   it('near-duplicates: mean distance matches 64·angle/π of the shingle vectors (Charikar), within 4 sigma', () => {
