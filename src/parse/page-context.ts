@@ -83,23 +83,22 @@ class PageIds {
   private readonly classLists = new Map<readonly string[], number>();
 
   tag(tag: string): number {
-    let id = this.tags.get(tag);
-    if (id === undefined) {
-      id = this.tags.size + 1;
-      this.tags.set(tag, id);
-    }
-    return id;
+    return idIn(this.tags, tag);
   }
 
   classList(list: readonly string[] | undefined): number {
-    if (list === undefined || list.length === 0) return 0;
-    let id = this.classLists.get(list);
-    if (id === undefined) {
-      id = this.classLists.size + 1;
-      this.classLists.set(list, id);
-    }
-    return id;
+    return list === undefined || list.length === 0 ? 0 : idIn(this.classLists, list);
   }
+}
+
+/** The id of `key` in `ids`, the next one (from 1) when it has none yet. */
+function idIn<K>(ids: Map<K, number>, key: K): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = ids.size + 1;
+    ids.set(key, id);
+  }
+  return id;
 }
 
 /**

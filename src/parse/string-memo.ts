@@ -20,9 +20,9 @@ const memos: Array<{ entries: Map<string, unknown>; limit: number }> = [];
  * `compute(key)`, remembered. A memo forgets all at once, and only when settleMemos(), called before each page,
  * finds it holding `limit` keys or more (a page's working set is far smaller; one page alone can pass the limit only
  * as far as the parse limits let it): within a page, a key always gives the same value, the same object when it is
- * one. A page's features compare the class lists of its
- * elements by identity (src/parse/page-context.ts); a memo that was cleared halfway through a page gave one class
- * attribute two lists, and that page's result then depended on how many pages the process had seen before it.
+ * one. A page's features compare the class lists of its elements by identity (src/parse/page-context.ts); a memo
+ * that was cleared halfway through a page gave one class attribute two lists, and that page's result then depended
+ * on how many pages the process had seen before it.
  * `compute` is given the memo's own copy of the key, so that what it returns (substrings of the key, say) does not
  * hold on to the page either.
  */
