@@ -57,7 +57,7 @@ function timedRun(command: string, args: string[]): Promise<Timed> {
 interface Loop {
   pages: number;
   failed: number;
-  /** Seconds of the loop alone (eval/extract-loop.ts: start-up and a warm-up page not counted). */
+  /** Seconds of the loop alone (eval/extract-loop.ts: start-up and the workers' warm-up not counted). */
   wallS: number;
   cpuS: number;
 }

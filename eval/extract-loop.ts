@@ -1,6 +1,6 @@
 // The extraction loop of a `pith batch` worker with nothing around it: one process reads and extracts the page files
 // of a folder one after another, as a worker does, and reports the seconds of the loop alone (start-up, model
-// loading and a first warm-up page not counted). `npm run bench:bulk` runs it with the V8 flags of workers that fill
+// loading and the workers' warm-up not counted). `npm run bench:bulk` runs it with the V8 flags of workers that fill
 // every core (src/batch.ts, FULL_CORES_V8_FLAGS: one thread, no garbage-collector or compiler helper threads), once
 // over all pages and once as two processes over the two halves at the same time: the ratio is what this machine gives
 // pith's per-page work on two cores, the ceiling of `--jobs 2` / `--jobs 1`.
@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { pageFilesOf } from '../src/batch.js';
 import { extractItem } from '../src/batch-extract.js';
+import { primeExtraction } from '../src/batch-prime.js';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { every: { type: 'string' }, offset: { type: 'string' } } });
@@ -20,9 +21,8 @@ async function main(): Promise<void> {
   const offset = Number(values.offset ?? 0);
   const files = pageFilesOf(positionals[0]).filter((_, i) => i % every === offset);
   if (files.length === 0) throw new Error(`no page files in ${positionals[0]} (every ${every}, offset ${offset})`);
-  // The model loads on the first extraction; that page is extracted again in the loop.
-  const warm = await extractItem({ id: 'warm-up', path: files[0] }, undefined);
-  if (warm.error !== undefined) throw new Error(`warm-up page ${files[0]}: ${warm.error}`);
+  // The model loads and the code warms up as in a worker (src/batch-prime.ts), before the clock starts.
+  await primeExtraction(undefined, 'text');
   let failed = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

@@ -26,13 +26,13 @@ describe('the coordinating process of pith batch', () => {
     const modules = loadedAtStart('cli.ts');
     expect(modules).toContain('batch.ts'); // the walk works: the pool is there
     expect(modules).toContain('bulk/warc.ts');
-    for (const heavy of ['lib.ts', 'extract.ts', 'batch-extract.ts', 'model/onnx-classifier.ts', 'model/node-assets.ts', 'parse/page.ts']) {
+    for (const heavy of ['lib.ts', 'extract.ts', 'batch-extract.ts', 'batch-prime.ts', 'model/onnx-classifier.ts', 'model/node-assets.ts', 'parse/page.ts']) {
       expect(modules, heavy).not.toContain(heavy);
     }
   });
 
   it('while a worker does', () => {
     const modules = loadedAtStart('batch-worker.ts');
-    for (const module of ['batch-extract.ts', 'lib.ts', 'model/onnx-classifier.ts']) expect(modules, module).toContain(module);
+    for (const module of ['batch-extract.ts', 'batch-prime.ts', 'lib.ts', 'model/onnx-classifier.ts']) expect(modules, module).toContain(module);
   });
 });
