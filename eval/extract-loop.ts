@@ -5,7 +5,7 @@
 // over all pages and once as two processes over the two halves at the same time: the ratio is what this machine gives
 // pith's per-page work on two cores, the ceiling of `--jobs 2` / `--jobs 1`.
 //
-//   node --max-semi-space-size=64 --single-threaded --import tsx eval/extract-loop.ts <dir> [--every 2 --offset 0]
+//   node --max-semi-space-size=64 --single-threaded --import tsx eval/extract-loop.ts <dir> [--every 2 --offset 0] [--no-warm-up]
 //
 // Prints one JSON line: {"pages", "wallS", "cpuS"} (CPU seconds of this process over the loop, all threads).
 
@@ -15,14 +15,19 @@ import { extractItem } from '../src/batch-extract.js';
 import { primeExtraction } from '../src/batch-prime.js';
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { every: { type: 'string' }, offset: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { every: { type: 'string' }, offset: { type: 'string' }, 'no-warm-up': { type: 'boolean' } },
+  });
   if (positionals.length !== 1) throw new Error('usage: node --import tsx eval/extract-loop.ts <dir> [--every K --offset I]');
   const every = Number(values.every ?? 1);
   const offset = Number(values.offset ?? 0);
   const files = pageFilesOf(positionals[0]).filter((_, i) => i % every === offset);
   if (files.length === 0) throw new Error(`no page files in ${positionals[0]} (every ${every}, offset ${offset})`);
-  // The model loads and the code warms up as in a worker (src/batch-prime.ts), before the clock starts.
-  await primeExtraction(undefined, 'text');
+  // The model loads and the code warms up as in a worker (src/batch-prime.ts), before the clock starts; with
+  // --no-warm-up only the model loads (on a one-line page), to measure what the warm-up gives.
+  if (values['no-warm-up']) await extractItem({ id: 'model', url: 'https://example.com/', html: '<p>x</p>' }, undefined);
+  else await primeExtraction(undefined, 'text');
   let failed = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

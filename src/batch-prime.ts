@@ -1,5 +1,5 @@
-// A `pith batch` worker's warm-up: before its first page, the worker extracts a small built-in page a few times that
-// holds the markup real pages only now and then have (character references of every kind, comments, CDATA, raw-text
+// A `pith batch` worker's warm-up: before its first page, the worker extracts a small built-in page a few times (with
+// three pages at the edges: no blocks, one block, content only in <noscript>). The page holds the markup real pages only now and then have (character references of every kind, comments, CDATA, raw-text
 // elements, foreign content, stray end tags, class attributes with Unicode spaces, scripts, surrogate pairs, dates,
 // tables, forms, JSON-LD). V8 records which types each branch of the pipeline saw; a branch that has never run when
 // TurboFan optimises a function is compiled as a deoptimisation. The first page that takes such a branch then throws
@@ -7,8 +7,12 @@
 // before this warm-up). When the workers fill every core, each compile runs on the worker's one thread
 // (FULL_CORES_V8_FLAGS in batch.ts), so compiles are time the extraction waits for.
 //
-// Over half the WCXB dev pages in one process with the workers' flags, after the warm-up: 26 deoptimisations and 189
-// compiles instead of 65 and 250; the warm-up itself takes about 150 ms once the model is loaded.
+// Two loops over the same half of the WCXB dev pages at the same time, one with the warm-up and one without, on one
+// thread each as workers that fill every core run (eval/extract-loop.ts with and without --no-warm-up, under
+// --trace-opt --trace-deopt; README, Bulk extraction, Numbers): 19-25 deoptimisations and 191-198 compiles per process
+// with it, 65-72 and 255-258 without; 0.95-1.27 s of compiling against 1.37-1.81 s; 1.4-4.7% fewer CPU-seconds in
+// the loop (four pairs). The warm-up itself takes 0.11-0.15 s once the model is loaded. (markup-scan.ts primes its
+// scan when it loads, but that alone left scanMarkup compiled 13 times over those pages.)
 //
 // The warm-up changes how fast the code runs, not what it computes: a page's result does not depend on the pages
 // before it (test/node/parse/page-history.test.ts); test/node/bulk/prime.test.ts checks it for the warm-up page.
@@ -41,13 +45,13 @@ export const PRIME_PAGE = `<?xml version="1.0" encoding="utf-8"?>
 <HEAD>
 <META CHARSET="utf-8">
 <meta name="viewport" content="width=device-width">
-<title>Library opens late &amp; early | The Daily Example</title>
+<title>Library  opens late &amp; early | The Daily Example</title>
 <meta property="og:title" content="Library opens late &amp; early">
 <meta property="og:description" content="The council set new hours after a survey.">
 <meta property="og:site_name" content="The Daily Example">
 <meta property="article:published_time" content="2026-03-14T09:30:00+01:00">
 <meta name="author" content="Jane Q. Reporter">
-<meta name="description" content='Single "quoted" description'>
+<meta name="description" content='Single "quoted"  description,	spaced'>
 <link rel="canonical" href="https://news.example.com/2026/03/library-hours">
 <style>body { color: #333 } a[href^="</"] { x: "</style" }</style>
 <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle",
@@ -65,6 +69,9 @@ export const PRIME_PAGE = `<?xml version="1.0" encoding="utf-8"?>
 <main>
 <article itemscope itemtype="https://schema.org/NewsArticle">
 <h1 itemprop="headline">Library opens late &amp; early</h1>
+<meta itemprop="datePublished" content="2026-03-14"><meta itemprop="dateModified" content="2026-03-15T08:00:00Z">
+<span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Jane Q. Reporter</span></span>
+<noscript><p>Enable JavaScript to see the interactive map of the library.</p></noscript>
 <p class="byline">By <a rel="author" href="/staff/jane">Jane Q. Reporter</a>, <time datetime="2026-03-14">14 March 2026</time>
 · Updated 5 minutes ago · 14/03/2026 · 2026-03-14 · März 14 · 2026年3月14日</p>
 <figure><img src="/img/library.jpg" srcset="/img/l.jpg 2x" alt="The library at dusk" width=640 height=480>
@@ -79,6 +86,9 @@ export const PRIME_PAGE = `<?xml version="1.0" encoding="utf-8"?>
 <ol><li>Monday<li>Tuesday</li><li>Wednesday<ul><li>morning<li>evening</ul></ol>
 <dl><dt>Where<dd>Main Street 1<dt>When<dd>From April</dl>
 <blockquote cite="https://example.org"><p>“We listened,” said the mayor.</p></blockquote>
+<p>Write to news@example.com or see https://example.org/library-hours for the full timetable.</p>
+<p>\u200b</p><p>&nbsp;</p><p> </p>
+<pre>first<div>block in pre</div>second<br>third<p>para in pre</p></pre>
 <pre><code>if (hours &gt; 20) { open(); }
 	tabs	and   spaces</code></pre>
 <table border=1><caption>Opening hours</caption><thead><tr><th>Day<th>Open<th>Close</thead>
@@ -109,17 +119,29 @@ ${deep(24, `<p>Deep text with <em>emphasis</em>, <strong>strength</strong> and <
 <a/b> <img/> <input/ > <p/> <svg><g/><g /></svg> end < notatag <3 <!-- unclosed comment -- > &am
 `;
 
-/** Times the warm-up page is extracted: V8 gives a function its feedback vector only after it has run a while. */
+/**
+ * Pages at the edges, each extracted once per round: no blocks at all, exactly one block, and content only inside
+ * <noscript> (which the parse then reads again, keeping it).
+ */
+const EDGE_PAGES = [
+  '<html><body></body></html>',
+  '<p>One block of text on its own, a single sentence about the library.</p>',
+  '<html><body><noscript><p>Please enable JavaScript to read this story about the library and its new hours.</p></noscript></body></html>',
+];
+
+/** Times the warm-up pages are extracted: V8 gives a function its feedback vector only after it has run a while. */
 export const PRIME_ROUNDS = 4;
 
 /**
- * Extracts PRIME_PAGE PRIME_ROUNDS times in this process, as `pith batch` would with these options (loading the model
+ * Extracts PRIME_PAGE and the edge pages PRIME_ROUNDS times in this process, as `pith batch` would with these options (loading the model
  * on the way), with a page URL every other time (WARC records have one, page files not). Throws if the page fails to
  * extract: that is a bug, not a page to skip.
  */
 export async function primeExtraction(featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<void> {
   for (let i = 0; i < PRIME_ROUNDS; i++) {
-    const result = await extract(PRIME_PAGE, { featureSet, fingerprint: true, format, ...(i % 2 === 1 ? { url: PRIME_URL } : {}) });
+    const options = { featureSet, fingerprint: true, format, ...(i % 2 === 1 ? { url: PRIME_URL } : {}) };
+    const result = await extract(PRIME_PAGE, options);
     if (result.text === '') throw new Error('the batch warm-up page extracted to nothing');
+    for (const page of EDGE_PAGES) await extract(page, options);
   }
 }
