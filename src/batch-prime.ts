@@ -69,7 +69,7 @@ export const PRIME_PAGE = `<?xml version="1.0" encoding="utf-8"?>
 <main>
 <article itemscope itemtype="https://schema.org/NewsArticle">
 <h1 itemprop="headline">Library opens late &amp; early</h1>
-<meta itemprop="datePublished" content="2026-03-14"><meta itemprop="dateModified" content="2026-03-15T08:00:00Z">
+<meta itemprop="datePublished" content="2026-03-14"><span itemprop="dateModified">15 March 2026</span>
 <span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Jane Q. Reporter</span></span>
 <noscript><p>Enable JavaScript to see the interactive map of the library.</p></noscript>
 <p class="byline">By <a rel="author" href="/staff/jane">Jane Q. Reporter</a>, <time datetime="2026-03-14">14 March 2026</time>
@@ -103,6 +103,7 @@ ${deep(24, `<p>Deep text with <em>emphasis</em>, <strong>strength</strong> and <
 <p><a href="javascript:void(0)">js</a> <a href="mailto:a@example.org">mail</a> <a href="#top">top</a>
 <a href="//cdn.example.org/x">cdn</a> <a href="../up/one.html">up</a> <a>no href</a></p>
 <iframe src="/embed" title="Embed"></iframe><video controls src="/v.mp4"><track kind=captions></video>
+<div\r\n  class="crlf"\r\n\tdata-x = "spaced"\ftitle= 'y' lang =en\r\n>Tags split over CRLF lines, with spaces around =.</div>
 <p lang="de">Die Bibliothek öffnet länger. Straße, Größe, Übermaß.</p>
 <p lang="zh">图书馆延长开放时间。居民们对此表示欢迎。</p>
 <p lang="ja">図書館の開館時間が延長されました。</p>

@@ -134,7 +134,11 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     kept[i + 1] = kept[i] + (p[i] > 0.5 ? 1 : 0);
   }
   const massFloor = Math.max(mass, 1e-9);
-  const declared = PAGE_KINDS.map((kind) => b2d(kinds.includes(kind)));
+  // A typed array, not PAGE_KINDS.map(...): the array map() returns has one elements kind when map() runs as a builtin
+  // and another when TurboFan inlines it, and the loop below that reads it was compiled again for each (a "wrong map"
+  // deoptimisation of this whole function, twice per process over half the dev pages).
+  const declared = new Float64Array(PAGE_KINDS.length);
+  for (let j = 0; j < PAGE_KINDS.length; j++) declared[j] = b2d(kinds.includes(PAGE_KINDS[j]));
   let commentWords = 0;
   for (let i = 0; i < n; i++) if (page.leafInfo[i].context.commentDepth >= 0) commentWords += w[i];
   const commentWordShare = commentWords / Math.max(totalWords, 1);
