@@ -9,10 +9,11 @@
 //
 // Two loops over the same half of the WCXB dev pages at the same time, one with the warm-up and one without, on one
 // thread each as workers that fill every core run (eval/extract-loop.ts with and without --no-warm-up, under
-// --trace-opt --trace-deopt; README, Bulk extraction, Numbers): 19-25 deoptimisations and 191-198 compiles per process
-// with it, 65-72 and 255-258 without; 0.95-1.27 s of compiling against 1.37-1.81 s; 1.4-4.7% fewer CPU-seconds in
-// the loop (four pairs). The warm-up itself takes 0.11-0.15 s once the model is loaded. (markup-scan.ts primes its
-// scan when it loads, but that alone left scanMarkup compiled 13 times over those pages.)
+// --trace-opt --trace-deopt; README, Bulk extraction, Numbers): 14-16 deoptimisations and 184-189 compiles per process
+// with it, 66-71 and 250-258 without; 0.73-0.99 s of compiling against 1.34-1.64 s; 2.2% fewer CPU-seconds in the
+// loop over four pairs (which the machine's noise spreads from 5% more to 10% fewer). The warm-up itself takes
+// 0.11-0.15 s once the model is loaded. (markup-scan.ts primes its scan when it loads, but that alone left
+// scanMarkup compiled 13 times over those pages; with this warm-up, twice.)
 //
 // The warm-up changes how fast the code runs, not what it computes: a page's result does not depend on the pages
 // before it (test/node/parse/page-history.test.ts); test/node/bulk/prime.test.ts checks it for the warm-up page.
