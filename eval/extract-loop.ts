@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { every: { type: 'string' }, offset: { type: 'string' }, 'no-warm-up': { type: 'boolean' } },
   });
-  if (positionals.length !== 1) throw new Error('usage: node --import tsx eval/extract-loop.ts <dir> [--every K --offset I]');
+  if (positionals.length !== 1) throw new Error('usage: node --import tsx eval/extract-loop.ts <dir> [--every K --offset I] [--no-warm-up]');
   const every = Number(values.every ?? 1);
   const offset = Number(values.offset ?? 0);
   const files = pageFilesOf(positionals[0]).filter((_, i) => i % every === offset);
