@@ -271,8 +271,8 @@ async function runExtract(args: string[]): Promise<number> {
  * Text for a stream, written in chunks: when 65,536 characters are waiting, or 100 ms after the first of them,
  * whichever comes first. `pith batch` writes a line and a progress line per page; with --jobs 2 on two cores its
  * process shares them with the workers, and a write per line (two system calls per page, one through libuv's thread
- * pool) is time taken from the extractions. `write` resolves once the text is queued, or written when it filled a chunk (so a slow disk
- * slows the batch down); a failed timed write is left to the stream's 'error' event.
+ * pool) is time taken from the extractions. `write` resolves once the text is queued, or written when it filled a
+ * chunk (so a slow disk slows the batch down); a failed timed write is left to the stream's 'error' event.
  */
 export class ChunkedWriter {
   static readonly MAX_CHARS = 64 * 1024;
