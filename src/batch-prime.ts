@@ -1,11 +1,12 @@
 // A `pith batch` worker's warm-up: before its first page, the worker extracts a small built-in page a few times (with
 // three pages at the edges: no blocks, one block, content only in <noscript>). The page holds the markup real pages
 // only now and then have (character references of every kind, comments, CDATA, raw-text elements, foreign content,
-// stray end tags, class attributes with Unicode spaces, scripts, surrogate pairs, dates, tables, forms, JSON-LD). V8 records which types each branch of the pipeline saw; a branch that has never run when
-// TurboFan optimises a function is compiled as a deoptimisation. The first page that takes such a branch then throws
-// the optimised code away, and the function is compiled again (scanMarkup 13 times over half the WCXB dev pages
-// before this warm-up). When the workers fill every core, each compile runs on the worker's one thread
-// (FULL_CORES_V8_FLAGS in batch.ts), so compiles are time the extraction waits for.
+// stray end tags, class attributes with Unicode spaces, scripts, surrogate pairs, dates, tables, forms, JSON-LD).
+// V8 records which types each branch of the pipeline saw; a branch that has never run when TurboFan optimises a
+// function is compiled as a deoptimisation. The first page that takes such a branch then throws the optimised code
+// away, and the function is compiled again (scanMarkup 13 times over half the WCXB dev pages before this warm-up).
+// When the workers fill every core, each compile runs on the worker's one thread (FULL_CORES_V8_FLAGS in batch.ts),
+// so compiles are time the extraction waits for.
 //
 // Two loops over the same half of the WCXB dev pages at the same time, one with the warm-up and one without, on one
 // thread each as workers that fill every core run (eval/extract-loop.ts with and without --no-warm-up, under
