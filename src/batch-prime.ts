@@ -133,12 +133,12 @@ const EDGE_PAGES = [
 ];
 
 /** Times the warm-up pages are extracted: V8 gives a function its feedback vector only after it has run a while. */
-export const PRIME_ROUNDS = 4;
+const PRIME_ROUNDS = 4;
 
 /**
- * Extracts PRIME_PAGE and the edge pages PRIME_ROUNDS times in this process, as `pith batch` would with these options (loading the model
- * on the way), with a page URL every other time (WARC records have one, page files not). Throws if the page fails to
- * extract: that is a bug, not a page to skip.
+ * Extracts PRIME_PAGE and the edge pages PRIME_ROUNDS times in this process, as `pith batch` would with these
+ * options (loading the model on the way), with a page URL every other time (WARC records have one, page files not).
+ * Throws if PRIME_PAGE extracts to nothing: that is a bug (the worker then warns and goes on without the warm-up).
  */
 export async function primeExtraction(featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<void> {
   for (let i = 0; i < PRIME_ROUNDS; i++) {
