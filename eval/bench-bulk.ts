@@ -5,8 +5,10 @@
 //    the same files, the same reading and decoding, one thread, the same V8 flags as pith's workers) in the same run,
 //    once as one process and once as two processes over the two halves of the pages (both cores busy, as with
 //    --jobs 2: then pages per second per core compare like with like). Each is a whole process, start-up included,
-//    timed by wall clock (the two halves: until both end; their CPU seconds added); the order rotates every round;
-//    the medians of the rounds are reported.
+//    timed by wall clock (the two halves: until both end; their CPU seconds added). pith's two runs are back to back
+//    in every round, and so are Readability.js's, so that each ratio per round compares runs minutes apart at most;
+//    which of the two comes first, and which pair, alternates from round to round. The medians of the rounds are
+//    reported.
 // 2. The ceiling of --jobs 2 / --jobs 1 on this machine: pith's extraction loop alone (eval/extract-loop.ts under
 //    the V8 flags of workers that fill every core, start-up not counted), one process over all pages against two over
 //    the halves at once; and two pairs of loops over all pages at the same moment, both cores busy, each pair differing
@@ -14,9 +16,19 @@
 //    (src/batch.ts, FULL_CORES_V8_FLAGS).
 // 3. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
-//   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
+// Every whole run also reports the CPU time the hypervisor took from this virtual machine while it ran (the `steal`
+// column of /proc/stat, all cores): on a shared host, a run that lost seconds to other tenants is slower for reasons
+// that are not pith's.
 //
-// Writes eval/results/local/bench-bulk.json (untracked); --save writes the tracked eval/results/bench-bulk.json. Needs the corpus at ../shared/data/wcxb-dev (or PITH_DATA_DIR).
+// With --pairs N, only --jobs 2 / --jobs 1: N pairs of whole runs back to back (the order alternating, so that
+// neither side always runs first), each pair's ratio, and the median over the pairs. On a machine whose speed drifts
+// from minute to minute, adjacent pairs compare --jobs 2 with --jobs 1 at nearly the same moment.
+//
+//   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
+//   npm run bench:bulk -- --pairs 10
+//
+// Writes eval/results/local/bench-bulk.json (untracked; bench-bulk-pairs.json with --pairs); --save writes the
+// tracked eval/results/ copy. Needs the corpus at ../shared/data/wcxb-dev (or PITH_DATA_DIR).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -34,11 +46,31 @@ interface Timed {
   wallS: number;
   /** User + system CPU seconds of the process and its threads (GNU time). */
   cpuS: number;
+  /** CPU seconds the hypervisor took from this machine's cores during the run (null where /proc/stat has no steal). */
+  stolenS: number | null;
 }
+
+/** CPU seconds stolen by the hypervisor so far, all cores (/proc/stat's `steal`, in USER_HZ ticks of 1/100 s). */
+function stolenSoFar(): number | null {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    return cpu[0] === 'cpu' && cpu.length > 8 ? Number(cpu[8]) / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+const stolenSince = (before: number | null): number | null => {
+  const now = stolenSoFar();
+  return before === null || now === null ? null : Math.round((now - before) * 100) / 100;
+};
+
+const fmtStolen = (s: number | null): string => (s === null ? 'n/a' : s.toFixed(1));
 
 /** Runs a command under GNU time (/usr/bin/time) for its wall clock and CPU seconds. */
 function timedRun(command: string, args: string[]): Promise<Timed> {
   const timeFile = join(tmpdir(), `pith-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const stolen0 = stolenSoFar();
   return new Promise((ok, fail) => {
     const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, command, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -49,7 +81,7 @@ function timedRun(command: string, args: string[]): Promise<Timed> {
       if (code !== 0 && code !== 1) return fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
       const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
       rmSync(timeFile, { force: true });
-      ok({ wallS: wall, cpuS: user + sys });
+      ok({ wallS: wall, cpuS: user + sys, stolenS: stolenSince(stolen0) });
     });
   });
 }
@@ -87,9 +119,43 @@ function countLines(path: string): { pages: number; failed: number } {
   return { pages: lines.length, failed: lines.filter((l) => (JSON.parse(l) as { error?: string }).error !== undefined).length };
 }
 
+/**
+ * --pairs N: N pairs of whole `pith batch` runs with --jobs 1 and --jobs 2, back to back, the order alternating from
+ * pair to pair; prints each pair and the medians, and writes bench-bulk-pairs.json.
+ */
+async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Timed>>, pages: number, save: boolean): Promise<void> {
+  if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, got ${pairs}`);
+  const runs: { jobs1: Timed; jobs2: Timed; ratio: number; jobs2First: boolean }[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const jobs2First = i % 2 === 1;
+    const first = await runners[jobs2First ? 'pith --jobs 2' : 'pith --jobs 1']();
+    const second = await runners[jobs2First ? 'pith --jobs 1' : 'pith --jobs 2']();
+    const [jobs1, jobs2] = jobs2First ? [second, first] : [first, second];
+    runs.push({ jobs1, jobs2, ratio: jobs1.wallS / jobs2.wallS, jobs2First });
+    const side = (t: Timed): string => `${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU, ${fmtStolen(t.stolenS)} s stolen`;
+    process.stderr.write(`pair ${i + 1}/${pairs}: --jobs 1 ${side(jobs1)}; --jobs 2 ${side(jobs2)}; ${(jobs1.wallS / jobs2.wallS).toFixed(2)}x\n`);
+  }
+  const medianRatio = median(runs.map((r) => r.ratio));
+  const ratioOfMedians = median(runs.map((r) => r.jobs1.wallS)) / median(runs.map((r) => r.jobs2.wallS));
+  const reached = runs.filter((r) => r.ratio >= 1.7).length;
+  const lines = [
+    `pith batch over ${pages} WCXB dev pages, ${pairs} adjacent pairs of whole runs (start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'})`,
+    '',
+    '| pair | first | --jobs 1 wall s | CPU s | stolen s | --jobs 2 wall s | CPU s | stolen s | --jobs 2 / --jobs 1 |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...runs.map((r, i) => `| ${i + 1} | --jobs ${r.jobs2First ? 2 : 1} | ${r.jobs1.wallS.toFixed(1)} | ${r.jobs1.cpuS.toFixed(1)} | ${fmtStolen(r.jobs1.stolenS)} | ${r.jobs2.wallS.toFixed(1)} | ${r.jobs2.cpuS.toFixed(1)} | ${fmtStolen(r.jobs2.stolenS)} | ${r.ratio.toFixed(2)}x |`),
+    '',
+    `--jobs 2 / --jobs 1: median of the pairs ${medianRatio.toFixed(2)}x, ratio of the median times ${ratioOfMedians.toFixed(2)}x; ${reached} of ${pairs} pairs at 1.7x or more`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const resultsDir = join(ROOT, save ? 'eval/results' : 'eval/results/local');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, 'bench-bulk-pairs.json'), `${JSON.stringify({ date: new Date().toISOString(), pages, cores: availableParallelism(), runs, medianRatio, ratioOfMedians, reached }, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string' }, limit: { type: 'string' }, 'e2e-urls': { type: 'string' }, 'no-e2e': { type: 'boolean' }, save: { type: 'boolean' } },
+    options: { rounds: { type: 'string' }, pairs: { type: 'string' }, limit: { type: 'string' }, 'e2e-urls': { type: 'string' }, 'no-e2e': { type: 'boolean' }, save: { type: 'boolean' } },
   });
   const rounds = Number(values.rounds ?? 3);
   const htmlDir = join(dataDir(), 'html');
@@ -123,9 +189,15 @@ async function main(): Promise<void> {
     'Readability.js (linkedom), 2 processes': async () => {
       const [a, b] = await Promise.all([readabilityRun(2, halves[0], 'readability-half-0.jsonl'), readabilityRun(2, halves[1], 'readability-half-1.jsonl')]);
       writeFileSync(join(work, 'readability2.jsonl'), readFileSync(join(work, 'readability-half-0.jsonl'), 'utf8') + readFileSync(join(work, 'readability-half-1.jsonl'), 'utf8'));
-      return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS };
+      // the two ran at once, so the machine's stolen time is that of the longer one (not the sum)
+      return { wallS: Math.max(a.wallS, b.wallS), cpuS: a.cpuS + b.cpuS, stolenS: a.stolenS === null || b.stolenS === null ? null : Math.max(a.stolenS, b.stolenS) };
     },
   };
+  if (values.pairs !== undefined) {
+    await jobsPairs(Number(values.pairs), runners, files.length, values.save === true);
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
   // The ceiling of --jobs 2 / --jobs 1 on this machine: the extraction loop alone, one thread per process
   // (FULL_CORES_V8_FLAGS: no garbage-collector or compiler helper threads), once over all pages and once as two
   // processes over alternate pages at the same time. Start-up is not counted; each process still compiles its own
@@ -146,19 +218,25 @@ async function main(): Promise<void> {
   const names = Object.keys(runners);
   const seconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpuSeconds: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const stolenSeconds: Record<string, (number | null)[]> = Object.fromEntries(names.map((n) => [n, []]));
   const loads: number[] = [];
   const loopNames = Object.keys(loops);
   const loopSeconds: Record<string, number[]> = Object.fromEntries(loopNames.map((n) => [n, []]));
   const loopCpu: Record<string, number[]> = Object.fromEntries(loopNames.map((n) => [n, []]));
   const loopCounts: Record<string, Loop> = {};
   for (let round = 0; round < rounds; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]);
+    // pith's two runs back to back, and Readability.js's; the order within each pair and of the pairs alternates
+    const flip = <T>(pair: T[], flipped: boolean): T[] => (flipped ? [...pair].reverse() : pair);
+    const pithPair = flip(['pith --jobs 1', 'pith --jobs 2'], round % 2 === 1);
+    const readabilityPair = flip(['Readability.js (linkedom)', 'Readability.js (linkedom), 2 processes'], round % 2 === 1);
+    const order = Math.floor(round / 2) % 2 === 0 ? [...pithPair, ...readabilityPair] : [...readabilityPair, ...pithPair];
     for (const name of order) {
       loads.push(loadavg()[0]);
       const t = await runners[name]();
       seconds[name].push(t.wallS);
       cpuSeconds[name].push(t.cpuS);
-      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU (load average ${loadavg()[0].toFixed(1)})\n`);
+      stolenSeconds[name].push(t.stolenS);
+      process.stderr.write(`round ${round + 1}/${rounds}: ${name} ${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU, ${fmtStolen(t.stolenS)} s stolen (load average ${loadavg()[0].toFixed(1)})\n`);
     }
     for (const name of round % 2 === 0 ? loopNames : [...loopNames].reverse()) {
       const l = await loops[name]();
@@ -184,7 +262,7 @@ async function main(): Promise<void> {
     const s = median(seconds[name]);
     const counted = countLines(join(work, outputs[name]));
     const cpu = median(cpuSeconds[name]);
-    return { name, seconds: s, runs: seconds[name], cpuSeconds: cpu, cpuRuns: cpuSeconds[name], pages: counted.pages, failed: counted.failed, pagesPerSecond: files.length / s, pagesPerSecondPerCore: files.length / s / cores[name], pagesPerCpuSecond: files.length / cpu };
+    return { name, seconds: s, runs: seconds[name], cpuSeconds: cpu, cpuRuns: cpuSeconds[name], stolenRuns: stolenSeconds[name], pages: counted.pages, failed: counted.failed, pagesPerSecond: files.length / s, pagesPerSecondPerCore: files.length / s / cores[name], pagesPerCpuSecond: files.length / cpu };
   });
   const by = Object.fromEntries(rows.map((r) => [r.name, r]));
   const speedup = by['pith --jobs 2'].pagesPerSecond / by['pith --jobs 1'].pagesPerSecond;
@@ -213,11 +291,11 @@ async function main(): Promise<void> {
   const lines = [
     `pith batch over ${files.length} WCXB dev pages, ${rounds} round${rounds === 1 ? '' : 's'} (median wall time of whole runs, start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average during the runs ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
     '',
-    '| run | wall s (median) | pages/s | pages/s per core | CPU s (median) | pages per CPU-second | failed pages |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pagesPerCpuSecond.toFixed(1)} | ${r.failed} |`),
+    '| run | wall s (median) | pages/s | pages/s per core | CPU s (median) | pages per CPU-second | failed pages | s stolen by the hypervisor, per round |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(1)} | ${r.pagesPerSecondPerCore.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.pagesPerCpuSecond.toFixed(1)} | ${r.failed} | ${r.stolenRuns.map(fmtStolen).join(' / ')} |`),
     '',
-    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x; pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2 (${perCoreVsReadability2.toFixed(2)}x against Readability.js in two processes); pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
+    `--jobs 2 / --jobs 1 (wall): ${speedup.toFixed(2)}x (rounds: ${by['pith --jobs 1'].runs.map((s, i) => `${(s / by['pith --jobs 2'].runs[i]).toFixed(2)}x`).join(', ')}); pith pages/s per core / Readability.js's: ${perCoreVsReadability1.toFixed(2)}x with --jobs 1, ${perCoreVsReadability.toFixed(2)}x with --jobs 2 (${perCoreVsReadability2.toFixed(2)}x against Readability.js in two processes); pages per CPU-second, pith --jobs 2 / Readability.js: ${cpuVsReadability.toFixed(2)}x`,
   ];
   lines.push(
     '',
