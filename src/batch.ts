@@ -114,6 +114,76 @@ async function decodeContent(body: Uint8Array, encoding: string): Promise<Uint8A
   return body; // unknown coding: extraction will see what it sees
 }
 
+/**
+ * What an earlier run of `pith batch` left in its output file, for --resume: the ids of its complete lines in order,
+ * how many of them are failed pages, the format they were written in (read from the first page that did not fail;
+ * null when none), and the byte length of the complete lines. A run that was killed can leave half a line after
+ * them; it is not counted, and the resumed run writes over it. A complete line that is not a line of `pith batch`
+ * is an error: the file is then not one to append to.
+ */
+export interface BatchOutputSoFar {
+  ids: string[];
+  failed: number;
+  format: BatchFormat | null;
+  bytes: number;
+}
+
+export async function batchOutputSoFar(path: string): Promise<BatchOutputSoFar> {
+  const done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
+  let pending: Buffer[] = [];
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      const bytes = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
+      pending = [];
+      from = nl + 1;
+      let line: Partial<BatchLine> | null = null;
+      try {
+        line = JSON.parse(bytes.toString('utf8')) as Partial<BatchLine>;
+      } catch {
+        line = null;
+      }
+      if (line === null || typeof line !== 'object' || typeof line.id !== 'string') {
+        throw new PithError('invalid_input', `line ${done.ids.length + 1} of ${path} is not a line of pith batch: not resuming into it`);
+      }
+      done.ids.push(line.id);
+      done.bytes += bytes.length + 1;
+      if (line.error !== undefined) done.failed++;
+      else done.format ??= formatOfLine(line);
+    }
+    if (from < chunk.length) pending.push(chunk.subarray(from));
+  }
+  return done;
+}
+
+/** The --format a line of a page that did not fail was written with (its fields tell; see BatchLine). */
+function formatOfLine(line: Partial<BatchLine>): BatchFormat {
+  if ('wordCount' in line) return 'json';
+  if ('markdown' in line) return 'markdown';
+  if ('html' in line) return 'html';
+  return 'text';
+}
+
+/**
+ * The items after those an earlier run already wrote, for --resume: the first `done.length` items are skipped, each
+ * checked against the id of its line, so that a file written from other inputs (or in another order) is refused
+ * rather than continued; so is a file with more lines than there are items.
+ */
+export async function* itemsAfter(items: AsyncIterable<BatchItem> | Iterable<BatchItem>, done: readonly string[], path: string): AsyncGenerator<BatchItem> {
+  let k = 0;
+  for await (const item of items) {
+    if (k < done.length) {
+      if (item.id !== done[k]) {
+        throw new PithError('invalid_input', `line ${k + 1} of ${path} is page ${JSON.stringify(done[k])}, but page ${k + 1} of the input is ${JSON.stringify(item.id)}: the file was not written from these inputs; not resuming into it`);
+      }
+      k++;
+      continue;
+    }
+    yield item;
+  }
+  if (k < done.length) throw new PithError('invalid_input', `${path} has ${done.length} lines, more than the ${k} pages of the input: not resuming into it`);
+}
+
 export interface PoolOptions {
   /** Worker processes (at least 1; `pith batch --jobs 1` is one worker too, so that it runs with WORKER_V8_FLAGS). */
   jobs: number;

@@ -4,13 +4,13 @@
 // Exit codes: 0 success; 1 extraction or fetch failed (or, for batch, at least one page failed);
 // 2 usage error (unknown command or option, missing argument, file or folder not found).
 
-import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
-import { isWarcPath, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem } from './batch.js';
+import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
@@ -30,8 +30,8 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper]
-  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper]
+  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper] [--resume]
+  pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper] [--resume]
   pith <command> --help
   pith --version
 
@@ -81,8 +81,14 @@ whose simhash values differ in at most 3 of 64 bits are near-duplicates (see ham
 the library). A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error":
 <message>} and the run goes on; the exit code is then 1. Progress goes to stderr.
 
+An interrupted run (killed, out of memory, a reboot) is continued with the same command and --resume: the pages whose
+lines are complete in --out are checked against the inputs (the same ids in the same order, else nothing is written)
+and skipped, half a line left by the interruption is dropped, and the other pages are appended. Give the same inputs
+and options (--format is checked; --feature-set cannot be).
+
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --resume                  continue the --out file of an interrupted run instead of starting it again
   --format <f>              text (default), markdown, html or json: what each line carries besides the text
   --jobs <n>, -j <n>        worker processes extracting at once (default: the number of cores, here ${availableParallelism()});
                             --jobs 1 is one worker process
@@ -281,7 +287,8 @@ export class ChunkedWriter {
   private chars = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {}
+  /** `stream` may be a function that opens it, called at the first write (pith batch --resume opens its file late). */
+  constructor(private readonly stream: NodeJS.WritableStream | (() => NodeJS.WritableStream)) {}
 
   async write(text: string): Promise<void> {
     this.pending.push(text);
@@ -298,7 +305,8 @@ export class ChunkedWriter {
     const chunk = this.pending.join('');
     this.pending = [];
     this.chars = 0;
-    return new Promise((ok, fail) => this.stream.write(chunk, (err) => (err ? fail(err) : ok())));
+    const stream = typeof this.stream === 'function' ? this.stream() : this.stream;
+    return new Promise((ok, fail) => stream.write(chunk, (err) => (err ? fail(err) : ok())));
   }
 }
 
@@ -314,6 +322,7 @@ async function runBatch(args: string[]): Promise<number> {
       format: { type: 'string' },
       'feature-set': { type: 'string' },
       jobs: { type: 'string', short: 'j' },
+      resume: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -351,28 +360,56 @@ async function runBatch(args: string[]): Promise<number> {
   if (!toStdout && !existsSync(dirname(resolve(values.out)))) {
     throw new UsageError(`the folder of --out ${values.out} does not exist`);
   }
-  const out = toStdout ? process.stdout : createWriteStream(resolve(values.out));
+  const outPath = resolve(values.out);
+  // --resume: what the interrupted run wrote; its pages are checked against the inputs as they are skipped
+  const resume = values.resume === true;
+  if (resume && toStdout) throw new UsageError('--resume needs --out <file.jsonl>: it continues the file an interrupted run wrote');
+  let done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
+  const resuming = resume && existsSync(outPath);
+  if (resuming) {
+    done = await batchOutputSoFar(outPath);
+    if (done.format !== null && done.format !== format) throw new UsageError(`${values.out} was written with --format ${done.format}: resume with the same --format`);
+  }
+  let out: NodeJS.WritableStream | null = null;
   let writeError: Error | null = null;
-  out.on('error', (err: Error) => {
-    writeError = err;
-  });
-  const lines = new ChunkedWriter(out);
+  /** The output, opened at the first line when resuming (the file stays as it is if the inputs turn out not to match). */
+  const output = (): NodeJS.WritableStream => {
+    if (out !== null) return out;
+    if (toStdout) out = process.stdout;
+    else if (resuming) {
+      truncateSync(outPath, done.bytes); // half a line left by the interruption
+      out = createWriteStream(outPath, { flags: 'a' });
+    } else out = createWriteStream(outPath);
+    out.on('error', (err: Error) => {
+      writeError = err;
+    });
+    return out;
+  };
+  if (!resuming) output();
+  const lines = new ChunkedWriter(output);
   const progress = new ChunkedWriter(process.stderr);
 
+  const skipped = done.ids.length;
   let failed = 0;
   const started = performance.now();
-  const total = await runBatchPool(items, { jobs, featureSet, format: format as BatchFormat }, async (line, i) => {
+  const pending = skipped > 0 ? itemsAfter(items, done.ids, values.out) : items;
+  const added = await runBatchPool(pending, { jobs, featureSet, format: format as BatchFormat }, async (line, i) => {
     if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await lines.write(JSON.stringify(line) + '\n');
-    await progress.write(`[${i + 1}${expected === null ? '' : `/${expected}`}] ${line.id} ${line.ms} ms${line.error ? ` FAILED: ${line.error}` : ''}\n`);
+    await progress.write(`[${skipped + i + 1}${expected === null ? '' : `/${expected}`}] ${line.id} ${line.ms} ms${line.error ? ` FAILED: ${line.error}` : ''}\n`);
   });
   await Promise.all([lines.flush(), progress.flush()]);
   if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
-  if (!toStdout) await new Promise<void>((ok) => out.end(ok));
+  if (resuming && out === null) truncateSync(outPath, done.bytes); // nothing left to extract: only the half line goes
+  if (!toStdout && out !== null) await new Promise<void>((ok) => out!.end(ok));
   const seconds = (performance.now() - started) / 1000;
+  const total = skipped + added;
+  failed += done.failed;
   process.stderr.write(
-    `pith batch: ${total - failed} of ${total} pages in ${seconds.toFixed(1)} s with ${jobs} job${jobs === 1 ? '' : 's'}` +
+    `pith batch: ${total - failed} of ${total} pages` +
+      (skipped > 0 ? ` (${skipped} from the interrupted run, ${added} now)` : '') +
+      ` in ${seconds.toFixed(1)} s with ${jobs} job${jobs === 1 ? '' : 's'}` +
       (toStdout ? '' : ` -> ${values.out}`) +
       (failed ? `, ${failed} failed` : '') +
       '\n',

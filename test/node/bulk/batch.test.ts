@@ -1,7 +1,7 @@
 // `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
 
-import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +103,96 @@ describe('pith batch', () => {
     expect(lines[0].text.length).toBeGreaterThan(100);
     expect(lines[1].error).toMatch(/ENOENT|no such file/);
   }, 120_000);
+});
+
+describe('pith batch --resume', () => {
+  /** A line without its extraction time, which differs from run to run. */
+  const withoutMs = (path: string): Omit<Line & { ms?: number }, 'ms'>[] => linesOf(path).map(({ ms: _ms, ...rest }: Line & { ms?: number }) => rest);
+
+  it('continues a run killed mid-batch: the same lines as a run that was not interrupted', async () => {
+    // 6 copies of the 13 pages, so that the run is still going when it is killed
+    const folder = join(dir, 'many');
+    mkdirSync(folder);
+    for (let k = 0; k < 6; k++) for (const f of readdirSync(pagesDir)) copyFileSync(join(pagesDir, f), join(folder, `c${k}-${f}`));
+    const reference = join(dir, 'many-reference.jsonl');
+    const full = await pith(['batch', folder, '--jobs', '2', '--out', reference]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(linesOf(reference)).toHaveLength(78);
+
+    const out = join(dir, 'many-killed.jsonl');
+    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'batch', folder, '--jobs', '2', '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((ok) => run.on('exit', (_code, signal) => ok(signal)));
+    const completeLines = (): number => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').length - 1 : 0);
+    while (completeLines() < 10) await new Promise((r) => setTimeout(r, 20));
+    run.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const before = completeLines();
+    expect(before).toBeLessThan(78); // killed before the end, or this test proves nothing
+    appendFileSync(out, '{"id":"c9-half a line, as a kill mid-write leaves'); // what an interrupted write leaves
+
+    const resumed = await pith(['batch', folder, '--jobs', '1', '--out', out, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`78 of 78 pages \\(${before} from the interrupted run, ${78 - before} now\\)`));
+    expect(resumed.stderr).toMatch(new RegExp(`\\[${before + 1}/78\\] `)); // progress counts on from the earlier run
+    expect(withoutMs(out)).toEqual(withoutMs(reference));
+  }, 240_000);
+
+  it('continues WARC input as well, and drops half a line at the end even when nothing is left to do', async () => {
+    const reference = join(dir, 'warc-reference.jsonl');
+    const full = await pith(['batch', WARC, '--jobs', '1', '--out', reference]);
+    expect(full.code, full.stderr).toBe(0);
+    const text = readFileSync(reference, 'utf8');
+    const cut = join(dir, 'warc-cut.jsonl');
+    const fourLines = text.split('\n').slice(0, 4).join('\n').length + 1;
+    writeFileSync(cut, text.slice(0, fourLines + 25));
+    const done = join(dir, 'warc-done.jsonl');
+    writeFileSync(done, `${text}{"id":"http`);
+    const [resumed, nothingLeft] = await Promise.all([
+      pith(['batch', WARC, '--jobs', '2', '--out', cut, '--resume']),
+      pith(['batch', WARC, '--jobs', '1', '--out', done, '--resume']),
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/\(4 from the interrupted run, \d+ now\)/);
+    expect(withoutMs(cut)).toEqual(withoutMs(reference));
+    expect(nothingLeft.code, nothingLeft.stderr).toBe(0);
+    expect(readFileSync(done, 'utf8')).toBe(text);
+  }, 240_000);
+
+  it('refuses a file it cannot continue, and leaves it as it was', async () => {
+    const reference = join(dir, 'refuse-reference.jsonl');
+    const full = await pith(['batch', pagesDir, '--jobs', '1', '--out', reference]);
+    expect(full.code, full.stderr).toBe(0);
+    const lines = readFileSync(reference, 'utf8').split('\n').filter((l) => l !== '');
+    const other = join(dir, 'refuse-other.jsonl'); // written from other inputs: the second id differs
+    writeFileSync(other, [lines[0], lines[1].replace(/"id":"[^"]*"/, '"id":"not-this-page"'), lines[2]].join('\n') + '\n');
+    const longer = join(dir, 'refuse-longer.jsonl'); // more lines than pages
+    writeFileSync(longer, `${lines.join('\n')}\n${lines[0]}\n`);
+    const notOurs = join(dir, 'refuse-not-ours.jsonl');
+    writeFileSync(notOurs, `${lines[0]}\nhello\n`);
+    const formatted = join(dir, 'refuse-format.jsonl'); // lines of --format text, resumed with --format markdown
+    writeFileSync(formatted, `${lines[0]}\n`);
+    const files = [other, longer, notOurs, formatted];
+    const contents = files.map((f) => readFileSync(f, 'utf8'));
+    const [a, b, c, d, e] = await Promise.all([
+      pith(['batch', pagesDir, '--jobs', '1', '--out', other, '--resume']),
+      pith(['batch', pagesDir, '--jobs', '1', '--out', longer, '--resume']),
+      pith(['batch', pagesDir, '--jobs', '1', '--out', notOurs, '--resume']),
+      pith(['batch', pagesDir, '--jobs', '1', '--out', formatted, '--resume', '--format', 'markdown']),
+      pith(['batch', pagesDir, '--out', '-', '--resume']),
+    ]);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/line 2 of .* is page "not-this-page", but page 2 of the input is "01-.*": the file was not written from these inputs/);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/has 14 lines, more than the 13 pages of the input/);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/line 2 of .* is not a line of pith batch/);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/was written with --format text: resume with the same --format/);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(/--resume needs --out <file.jsonl>/);
+    for (const r of [a, b, c, d, e]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual(contents);
+  }, 240_000);
 });
 
 describe('the worker processes of --jobs', () => {
