@@ -130,6 +130,16 @@ export interface BatchOutputSoFar {
 
 export async function batchOutputSoFar(path: string): Promise<BatchOutputSoFar> {
   const done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
+  try {
+    await readLinesInto(done, path);
+  } catch (err) {
+    if (err instanceof PithError) throw err;
+    throw new PithError('invalid_input', `cannot read ${path} to resume into it: ${(err as Error).message}`);
+  }
+  return done;
+}
+
+async function readLinesInto(done: BatchOutputSoFar, path: string): Promise<void> {
   let pending: Buffer[] = [];
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     let from = 0;
@@ -153,7 +163,6 @@ export async function batchOutputSoFar(path: string): Promise<BatchOutputSoFar> 
     }
     if (from < chunk.length) pending.push(chunk.subarray(from));
   }
-  return done;
 }
 
 /** The --format a line of a page that did not fail was written with (its fields tell; see BatchLine). */

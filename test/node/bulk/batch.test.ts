@@ -173,12 +173,13 @@ describe('pith batch --resume', () => {
     writeFileSync(formatted, `${lines[0]}\n`);
     const files = [other, longer, notOurs, formatted];
     const contents = files.map((f) => readFileSync(f, 'utf8'));
-    const [a, b, c, d, e] = await Promise.all([
+    const [a, b, c, d, e, f] = await Promise.all([
       pith(['batch', pagesDir, '--jobs', '1', '--out', other, '--resume']),
       pith(['batch', pagesDir, '--jobs', '1', '--out', longer, '--resume']),
       pith(['batch', pagesDir, '--jobs', '1', '--out', notOurs, '--resume']),
       pith(['batch', pagesDir, '--jobs', '1', '--out', formatted, '--resume', '--format', 'markdown']),
       pith(['batch', pagesDir, '--out', '-', '--resume']),
+      pith(['batch', pagesDir, '--jobs', '1', '--out', pagesDir, '--resume']), // a folder, not a file
     ]);
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/line 2 of .* is page "not-this-page", but page 2 of the input is "01-.*": the file was not written from these inputs/);
@@ -190,7 +191,9 @@ describe('pith batch --resume', () => {
     expect(d.stderr).toMatch(/was written with --format text: resume with the same --format/);
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/--resume needs --out <file.jsonl>/);
-    for (const r of [a, b, c, d, e]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(f.code).toBe(1);
+    expect(f.stderr).toMatch(/cannot read .* to resume into it: EISDIR/);
+    for (const r of [a, b, c, d, e, f]) expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual(contents);
   }, 240_000);
 });
