@@ -128,10 +128,17 @@ export interface BatchOutputSoFar {
   bytes: number;
 }
 
-export async function batchOutputSoFar(path: string): Promise<BatchOutputSoFar> {
+/**
+ * The longest line it reads (256 MB): more than `pith batch` writes for a page at the largest input extract() takes
+ * (limits.maxInputChars, 8 M characters) in any --format, so that a file that is not pith's (a binary file without a
+ * newline) is refused in bounded memory.
+ */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+export async function batchOutputSoFar(path: string, maxLineBytes = MAX_LINE_BYTES): Promise<BatchOutputSoFar> {
   const done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
   try {
-    await readLinesInto(done, path);
+    await readLinesInto(done, path, maxLineBytes);
   } catch (err) {
     if (err instanceof PithError) throw err;
     throw new PithError('invalid_input', `cannot read ${path} to resume into it: ${(err as Error).message}`);
@@ -139,14 +146,17 @@ export async function batchOutputSoFar(path: string): Promise<BatchOutputSoFar> 
   return done;
 }
 
-async function readLinesInto(done: BatchOutputSoFar, path: string): Promise<void> {
+async function readLinesInto(done: BatchOutputSoFar, path: string, maxLineBytes: number): Promise<void> {
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     let from = 0;
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
       const bytes = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
       pending = [];
+      pendingBytes = 0;
       from = nl + 1;
+      if (bytes.length > maxLineBytes) throw tooLong(done.ids.length + 1, path, maxLineBytes);
       let line: Partial<BatchLine> | null = null;
       try {
         line = JSON.parse(bytes.toString('utf8')) as Partial<BatchLine>;
@@ -161,9 +171,16 @@ async function readLinesInto(done: BatchOutputSoFar, path: string): Promise<void
       if (line.error !== undefined) done.failed++;
       else done.format ??= formatOfLine(line);
     }
-    if (from < chunk.length) pending.push(chunk.subarray(from));
+    if (from < chunk.length) {
+      pending.push(chunk.subarray(from));
+      pendingBytes += chunk.length - from;
+      if (pendingBytes > maxLineBytes) throw tooLong(done.ids.length + 1, path, maxLineBytes);
+    }
   }
 }
+
+const tooLong = (n: number, path: string, maxLineBytes: number): PithError =>
+  new PithError('invalid_input', `line ${n} of ${path} is longer than ${maxLineBytes} bytes, more than pith batch writes for a page: not resuming into it`);
 
 /** The --format a line of a page that did not fail was written with (its fields tell; see BatchLine). */
 function formatOfLine(line: Partial<BatchLine>): BatchFormat {

@@ -158,6 +158,19 @@ describe('pith batch --resume', () => {
     expect(readFileSync(done, 'utf8')).toBe(text);
   }, 240_000);
 
+  it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long refused', async () => {
+    const { batchOutputSoFar } = await import('../../../src/batch.js');
+    const path = join(dir, 'so-far.jsonl');
+    const ok = '{"id":"a","text":"x","fingerprint":null,"ms":1,"markdown":"x"}';
+    const failed = '{"id":"b","text":"","fingerprint":null,"ms":1,"error":"not_html"}';
+    writeFileSync(path, `${ok}\n${failed}\n{"id":"c","te`);
+    expect(await batchOutputSoFar(path)).toEqual({ ids: ['a', 'b'], failed: 1, format: 'markdown', bytes: ok.length + failed.length + 2 });
+    writeFileSync(path, 'x'.repeat(200_000)); // no newline: a file that is not pith's
+    await expect(batchOutputSoFar(path, 100_000)).rejects.toThrow(/line 1 of .* is longer than 100000 bytes/);
+    writeFileSync(path, `${ok}\n${'y'.repeat(150_000)}\n`);
+    await expect(batchOutputSoFar(path, 100_000)).rejects.toThrow(/line 2 of .* is longer than 100000 bytes/);
+  });
+
   it('refuses a file it cannot continue, and leaves it as it was', async () => {
     const reference = join(dir, 'refuse-reference.jsonl');
     const full = await pith(['batch', pagesDir, '--jobs', '1', '--out', reference]);
