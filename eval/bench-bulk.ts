@@ -39,6 +39,7 @@ import { parseArgs } from 'node:util';
 import { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/batch.js';
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
+import { median } from '../dev/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -108,11 +109,6 @@ function extractLoop(args: string[]): Promise<Loop> {
     });
   });
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function countLines(path: string): { pages: number; failed: number } {
   const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');

@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from '../dev/stats.js';
 
 /** The next number of a 32-bit xorshift sequence (small enough for V8 to inline into the loops). */
 function xorshift(x: number): number {
@@ -62,11 +63,6 @@ function runKernel(kernel: Kernel): Promise<number> {
     child.on('exit', (code) => (code === 0 ? ok(Number(out.trim())) : fail(new Error(`the ${kernel} kernel exited with ${code}`))));
   });
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rounds: { type: 'string' }, kernel: { type: 'string' } } });

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { workerV8Flags } from '../src/batch.js';
+import { median } from '../dev/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PHASES = ['node', 'import', 'model', 'warmUp'] as const;
@@ -31,12 +32,6 @@ function childCode(): string {
     await primeExtraction(undefined, 'text');
     const t3 = performance.now();
     console.log(JSON.stringify({ node: t0, import: t1 - t0, model: t2 - t1, warmUp: t3 - t2 }));`;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function main(): void {
