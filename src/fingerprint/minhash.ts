@@ -42,22 +42,27 @@ function seedStream(seed: number, count: number): Uint32Array {
 
 /**
  * Distinct 32-bit hashes of the character n-grams of the normalised text (FNV-1a over UTF-16 code units, then
- * mixed). A text shorter than n gives one shingle (itself); an empty text gives none.
+ * mixed), in ascending order. A text shorter than n gives one shingle (itself); an empty text gives none. (Sorted in
+ * a typed array rather than gathered in a Set: most of these hashes are above V8's small integers, and a Set of them
+ * took 40% longer over the WCXB dev texts.)
  */
 export function shingleHashes(text: string, shingleSize = DEFAULT_MINHASH_OPTIONS.shingleSize): Uint32Array {
   const s = normaliseForShingles(text);
   if (s.length === 0) return new Uint32Array(0);
   const n = Math.max(1, Math.min(shingleSize, s.length));
-  const set = new Set<number>();
-  for (let i = 0; i + n <= s.length; i++) {
+  const all = new Uint32Array(s.length - n + 1);
+  for (let i = 0; i < all.length; i++) {
     let h = 0x811c9dc5;
     for (let j = i; j < i + n; j++) {
       h ^= s.charCodeAt(j);
       h = Math.imul(h, 0x01000193);
     }
-    set.add(fmix32(h >>> 0));
+    all[i] = fmix32(h >>> 0);
   }
-  return Uint32Array.from(set);
+  all.sort();
+  let kept = 0;
+  for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[kept++] = all[k];
+  return all.slice(0, kept);
 }
 
 const familyCache = new Map<string, Uint32Array>();
@@ -81,13 +86,16 @@ export function minhashOfShingles(
   seed = DEFAULT_MINHASH_OPTIONS.seed,
 ): Uint32Array {
   const family = hashFamily(numHashes, seed);
-  const sig = new Uint32Array(numHashes).fill(0xffffffff);
-  for (let s = 0; s < shingles.length; s++) {
-    const x = shingles[s];
-    for (let i = 0; i < numHashes; i++) {
-      const h = fmix32((x ^ family[i]) >>> 0);
-      if (h < sig[i]) sig[i] = h;
+  const sig = new Uint32Array(numHashes);
+  // Slot by slot, so that the running minimum stays in a register (a fifth faster than shingle by shingle).
+  for (let i = 0; i < numHashes; i++) {
+    const f = family[i];
+    let min = 0xffffffff;
+    for (let s = 0; s < shingles.length; s++) {
+      const h = fmix32((shingles[s] ^ f) >>> 0);
+      if (h < min) min = h;
     }
+    sig[i] = min;
   }
   return sig;
 }
