@@ -137,50 +137,74 @@ const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export async function batchOutputSoFar(path: string, maxLineBytes = MAX_LINE_BYTES): Promise<BatchOutputSoFar> {
   const done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
-  try {
-    await readLinesInto(done, path, maxLineBytes);
-  } catch (err) {
-    if (err instanceof PithError) throw err;
-    throw new PithError('invalid_input', `cannot read ${path} to resume into it: ${(err as Error).message}`);
+  for await (const { line, bytes, complete } of batchLines(path, 'not resuming into it', maxLineBytes)) {
+    if (!complete) break; // half a line: the resumed run writes over it
+    done.ids.push(line!.id!);
+    done.bytes += bytes;
+    if (line!.error !== undefined) done.failed++;
+    else done.format ??= formatOfLine(line!);
   }
   return done;
 }
 
-async function readLinesInto(done: BatchOutputSoFar, path: string, maxLineBytes: number): Promise<void> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    let from = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
-      const bytes = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
-      pending = [];
-      pendingBytes = 0;
-      from = nl + 1;
-      if (bytes.length > maxLineBytes) throw tooLong(done.ids.length + 1, path, maxLineBytes);
-      let line: Partial<BatchLine> | null = null;
-      try {
-        line = JSON.parse(bytes.toString('utf8')) as Partial<BatchLine>;
-      } catch {
-        line = null;
-      }
-      if (line === null || typeof line !== 'object' || typeof line.id !== 'string') {
-        throw new PithError('invalid_input', `line ${done.ids.length + 1} of ${path} is not a line of pith batch: not resuming into it`);
-      }
-      done.ids.push(line.id);
-      done.bytes += bytes.length + 1;
-      if (line.error !== undefined) done.failed++;
-      else done.format ??= formatOfLine(line);
-    }
-    if (from < chunk.length) {
-      pending.push(chunk.subarray(from));
-      pendingBytes += chunk.length - from;
-      if (pendingBytes > maxLineBytes) throw tooLong(done.ids.length + 1, path, maxLineBytes);
-    }
-  }
+/** One line of a `pith batch` output file, as batchLines reads it. */
+export interface BatchFileLine {
+  /** The line's fields; null only for a last line without its newline that is not JSON (half a line). */
+  line: Partial<BatchLine> | null;
+  /** Its length in bytes, with its newline. */
+  bytes: number;
+  /** False for a last line without its newline, as a run that was killed leaves. */
+  complete: boolean;
 }
 
-const tooLong = (n: number, path: string, maxLineBytes: number): PithError =>
-  new PithError('invalid_input', `line ${n} of ${path} is longer than ${maxLineBytes} bytes, more than pith batch writes for a page: not resuming into it`);
+/**
+ * The lines of a `pith batch` output file, read in bounded memory (a line of at most `maxLineBytes`). A complete
+ * line that is not a line of pith batch (not a JSON object with a string id) is an error, its message ending in
+ * `refusal`; so is a file that cannot be read.
+ */
+export async function* batchLines(path: string, refusal: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<BatchFileLine> {
+  const lineOf = (bytes: Buffer): Partial<BatchLine> | null => {
+    try {
+      const line = JSON.parse(bytes.toString('utf8')) as Partial<BatchLine> | null;
+      return line !== null && typeof line === 'object' && typeof line.id === 'string' ? line : null;
+    } catch {
+      return null;
+    }
+  };
+  let n = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let stream: AsyncIterable<Buffer>;
+  try {
+    stream = createReadStream(path) as AsyncIterable<Buffer>;
+    for await (const chunk of stream) {
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+        const bytes = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
+        pending = [];
+        pendingBytes = 0;
+        from = nl + 1;
+        n++;
+        if (bytes.length > maxLineBytes) throw tooLong(n, path, maxLineBytes, refusal);
+        const line = lineOf(bytes);
+        if (line === null) throw new PithError('invalid_input', `line ${n} of ${path} is not a line of pith batch: ${refusal}`);
+        yield { line, bytes: bytes.length + 1, complete: true };
+      }
+      if (from < chunk.length) {
+        pending.push(chunk.subarray(from));
+        pendingBytes += chunk.length - from;
+        if (pendingBytes > maxLineBytes) throw tooLong(n + 1, path, maxLineBytes, refusal);
+      }
+    }
+  } catch (err) {
+    if (err instanceof PithError) throw err;
+    throw new PithError('invalid_input', `cannot read ${path}: ${(err as Error).message}; ${refusal}`);
+  }
+  if (pendingBytes > 0) yield { line: lineOf(Buffer.concat(pending)), bytes: pendingBytes, complete: false };
+}
+
+const tooLong = (n: number, path: string, maxLineBytes: number, refusal: string): PithError =>
+  new PithError('invalid_input', `line ${n} of ${path} is longer than ${maxLineBytes} bytes, more than pith batch writes for a page: ${refusal}`);
 
 /** The --format a line of a page that did not fail was written with (its fields tell; see BatchLine). */
 function formatOfLine(line: Partial<BatchLine>): BatchFormat {

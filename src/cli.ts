@@ -4,7 +4,7 @@
 // Exit codes: 0 success; 1 extraction or fetch failed (or, for batch, at least one page failed);
 // 2 usage error (unknown command or option, missing argument, file or folder not found).
 
-import { createWriteStream, existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
   pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper] [--resume]
   pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper] [--resume]
+  pith duplicates <file.jsonl>...  [--out <clusters.jsonl>]
   pith <command> --help
   pith --version
 
@@ -39,6 +40,8 @@ Commands:
   extract   print the main text of one page (a file, .html.gz included, an http(s) URL, or - for stdin)
   batch     extract every .html, .htm and .html.gz file of a folder, or the HTML pages of WARC files, into one JSON
             line per page, on all cores
+  duplicates
+            near-duplicate clusters over what pith batch wrote (the method of the bulk jobs' /duplicates)
 
 Input that is not HTML (an image, a PDF, other binary data, text without any tag) is refused with exit code 1.
 Exit codes: 0 ok, 1 extraction or fetch failed, 2 usage error (bad arguments, missing file).
@@ -94,6 +97,24 @@ Options:
                             --jobs 1 is one worker process
   --feature-set pith|paper  which model to use (default: pith)
   -h, --help                this help
+`;
+
+const DUPLICATES_HELP = `Usage: pith duplicates <file.jsonl>...  [--out <clusters.jsonl>]
+
+Groups the pages of pith batch output files into clusters of near-duplicates, by the method and parameters of the
+bulk jobs' GET /v1/jobs/<id>/duplicates: MinHash signatures of the extracted text (5-character shingles, 128 hash
+functions), LSH with 32 bands of 4 rows, a pair joined when its estimated Jaccard similarity is at least 0.8,
+clusters = connected components. Texts under 50 shingles (about 50 characters) and failed pages are not compared.
+
+Writes one line per cluster, in input order of the clusters' first pages:
+  {"ids": [<page ids, input order>], "at": ["<file>:<line number>", ...], "minJaccard": <smallest similarity among
+  the pairs that joined the cluster>}
+To keep one page of each cluster, drop the ids after the first: jq -r '.ids[1:][]' clusters.jsonl
+A summary goes to stderr. Memory: about 0.6 KB per page compared, plus its id; the texts are read a line at a time.
+
+Options:
+  --out <file>    where to write the clusters (default: stdout)
+  -h, --help      this help
 `;
 
 class UsageError extends Error {}
@@ -417,6 +438,43 @@ async function runBatch(args: string[]): Promise<number> {
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+async function runDuplicates(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(DUPLICATES_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length === 0) throw new UsageError('duplicates needs the .jsonl files pith batch wrote (see pith duplicates --help)');
+  const seen = new Set<string>();
+  for (const path of positionals) {
+    if (seen.has(resolve(path))) throw new UsageError(`${path} is given twice: its pages would be near-duplicates of themselves`);
+    seen.add(resolve(path));
+    if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+    if (!statSync(path).isFile()) throw new UsageError(`${path} is not a file: give the .jsonl files pith batch wrote`);
+  }
+  const toFile = values.out !== undefined && values.out !== '-';
+  if (toFile && !existsSync(dirname(resolve(values.out!)))) throw new UsageError(`the folder of --out ${values.out} does not exist`);
+  const started = performance.now();
+  const { duplicatesOfBatchOutput } = await import('./batch-duplicates.js');
+  const report = await duplicatesOfBatchOutput(positionals);
+  const text = report.clusters.map((c) => JSON.stringify(c) + '\n').join('');
+  if (toFile) writeFileSync(values.out!, text);
+  else await new Promise<void>((ok, fail) => process.stdout.write(text, (err) => (err ? fail(err) : ok())));
+  const pages = report.clusters.reduce((sum, c) => sum + c.ids.length, 0);
+  process.stderr.write(
+    `pith duplicates: ${report.clusters.length} cluster${report.clusters.length === 1 ? '' : 's'} of ${pages} pages` +
+      ` (${pages - report.clusters.length} beyond the first of each) among ${report.compared} pages compared of ${report.lines} lines` +
+      ` (${report.short} too short to compare, ${report.failed} failed) in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+      (toFile ? ` -> ${values.out}` : '') +
+      '\n',
+  );
+  return EXIT_OK;
+}
+
 /** `pith --version`: the package version and the versions of the shipped models. */
 async function versionText(): Promise<string> {
   const { defaultModelDir, packageRoot } = await import('./model/node-assets.js');
@@ -446,7 +504,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (command === 'extract') return await runExtract(rest);
     if (command === 'batch') return await runBatch(rest);
-    throw new UsageError(`unknown command "${command}" (commands: extract, batch; see pith --help)`);
+    if (command === 'duplicates') return await runDuplicates(rest);
+    throw new UsageError(`unknown command "${command}" (commands: extract, batch, duplicates; see pith --help)`);
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`pith: ${(err as Error).message}\n`);
