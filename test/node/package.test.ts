@@ -1,4 +1,4 @@
-// What `npm publish` would ship: the library, the CLI, the models and the license; no test-only files (the golden
+// What `npm publish` would ship: the library, the CLI (and the files its processes and threads start from), the models and the license; no test-only files (the golden
 // parity files are PyTorch outputs for the tests), no source maps, no dev tools.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ describe('npm package contents', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
     const files = pack.files.map((f) => f.path);
-    for (const needed of ['LICENSE', 'README.md', 'package.json', 'bin/pith.js', 'dist/src/lib.js', 'dist/src/cli.js', 'models/pith.json', 'models/pith-unary.onnx', 'models/paper.json']) {
+    for (const needed of ['LICENSE', 'README.md', 'package.json', 'bin/pith.js', 'dist/src/lib.js', 'dist/src/cli.js', 'dist/src/batch-worker.js', 'dist/src/batch-duplicates-worker.js', 'models/pith.json', 'models/pith-unary.onnx', 'models/paper.json']) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => /golden|\.map$|^(test|eval|training|dev|scripts|src)\//.test(f));

@@ -61,9 +61,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('pith duplicates', () => {
-  it('finds the planted clusters in what pith batch wrote, with where each line is', async () => {
-    const r = await pith(['duplicates', out]);
+  it('finds the planted clusters in what pith batch wrote, with where each line is, the same with 1 and 2 threads', async () => {
+    const [r, one] = await Promise.all([pith(['duplicates', out, '--jobs', '2']), pith(['duplicates', out, '--jobs', '1'])]);
     expect(r.code).toBe(0);
+    expect(one.stdout).toBe(r.stdout);
     const clusters = clustersOf(r.stdout);
     expect(planted.length).toBe(3);
     expect(clusters.map((c) => c.ids)).toEqual(planted);
