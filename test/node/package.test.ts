@@ -1,5 +1,6 @@
-// What `npm publish` would ship: the library, the CLI (and the files its processes and threads start from), the models and the license; no test-only files (the golden
-// parity files are PyTorch outputs for the tests), no source maps, no dev tools.
+// What `npm publish` would ship: the library, the CLI (and the files its processes and threads start from), the
+// models and the license; no test-only files (the golden parity files are PyTorch outputs for the tests), no source
+// maps, no dev tools.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
