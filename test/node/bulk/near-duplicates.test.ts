@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterSignatures, decodeSignature, encodeSignature, NEAR_DUPLICATE_PARAMS, signatureOf } from '../../../src/bulk/near-duplicates.js';
 import { estimateJaccard, isEmptySignature } from '../../../src/fingerprint/minhash.js';
 import { articleSentences } from '../../../dev/bulk-pages.js';
+import { mulberry32 } from '../../../dev/rng.js';
 
 describe('near-duplicate clusters', () => {
   it('groups texts that differ in one sentence of twenty and nothing else', () => {
@@ -32,18 +33,6 @@ describe('near-duplicate clusters', () => {
     expect(() => decodeSignature('abc')).toThrow(/not a stored MinHash signature/);
   });
 });
-
-/** A seeded generator (mulberry32), so that every run checks the same signatures. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SLOTS = NEAR_DUPLICATE_PARAMS.numHashes;
 
@@ -78,7 +67,7 @@ function allPairsClusters(sigs: Uint32Array[]): number[][] {
 
 describe('clustering at scale', () => {
   it('finds the clusters of the all-pairs definition (families from nearly equal to beyond the threshold)', () => {
-    const next = random(12);
+    const next = mulberry32(12);
     const sigs: Uint32Array[] = [];
     for (let family = 0; family < 60; family++) {
       const base = randomSignature(next);
@@ -101,7 +90,7 @@ describe('clustering at scale', () => {
   });
 
   it('puts identical signatures in one cluster at similarity 1, and keeps string ids in input order', () => {
-    const next = random(3);
+    const next = mulberry32(3);
     const a = randomSignature(next);
     const b = randomSignature(next);
     const clusters = clusterSignatures([
@@ -119,7 +108,7 @@ describe('clustering at scale', () => {
 
   it('clusters 20,000 pages of one template in bounded work (each in every band bucket of the others)', () => {
     // The all-pairs way compares 200 million pairs in each of 32 bands here: minutes, and gigabytes for the pairs.
-    const next = random(99);
+    const next = mulberry32(99);
     const base = randomSignature(next);
     const sigs = Array.from({ length: 20_000 }, () => variant(base, 6, next));
     const clusters = clusterSignatures(sigs.map((sig, id) => ({ id, sig })));
