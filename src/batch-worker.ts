@@ -17,7 +17,11 @@ let queue = primeExtraction(featureSet, format).catch((err: unknown) => {
 process.on('message', (message: { index: number; item: BatchItem }) => {
   queue = queue.then(async () => {
     const line = await extractItem(message.item, featureSet, format);
-    process.send!({ index: message.index, line });
+    // A parent that is gone (killed: SIGKILL, the OOM killer) cannot be answered; end quietly rather than with an
+    // unhandled EPIPE on the terminal.
+    process.send!({ index: message.index, line }, (err: Error | null) => {
+      if (err) process.exit(1);
+    });
   });
 });
 process.on('disconnect', () => {

@@ -12,8 +12,8 @@
 // page never idles the others; at most 64 lines per worker wait in the buffer, so a large WARC file streams through
 // in bounded memory.
 
-import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -55,21 +55,42 @@ export function pageIdOf(fileName: string): string {
 }
 
 /**
- * The page files of a folder, sorted by name (not recursive). A name that cannot be stat'ed (a broken link) stays in
- * the list: its line then says why it could not be read, rather than the page vanishing from the output.
+ * Id of a page file found in `dir` (pageFilesOf): its path below `dir` with / between folders, without .html/.htm
+ * and .gz; directly inside `dir`, its name alone, as pageIdOf.
  */
-export function pageFilesOf(dir: string): string[] {
-  const isFileOrBroken = (path: string): boolean => {
-    try {
-      return statSync(path).isFile();
-    } catch {
-      return true;
+export function pageIdIn(dir: string, path: string): string {
+  return relative(dir, path).split(sep).join('/').replace(PAGE_FILE, '');
+}
+
+/**
+ * The page files of a folder, sorted by name; with `recursive`, of its subfolders too, sorted by their path below
+ * `dir` (a link to a folder is not followed, so that a link back up cannot loop). A name that cannot be stat'ed (a
+ * broken link) stays in the list: its line then says why it could not be read, rather than the page vanishing from
+ * the output.
+ */
+export function pageFilesOf(dir: string, recursive = false): string[] {
+  const found: string[] = [];
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const name = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (recursive) walk(name);
+      } else if (PAGE_FILE.test(entry.name) && isFileOrBroken(entry, join(dir, name))) found.push(name);
     }
   };
-  return readdirSync(dir)
-    .filter((f) => PAGE_FILE.test(f) && isFileOrBroken(join(dir, f)))
-    .sort()
-    .map((f) => join(dir, f));
+  walk('');
+  return found.sort().map((name) => join(dir, name));
+}
+
+/** A file, a link to a file, or a link that leads nowhere (kept: its line says so); not a folder or a link to one. */
+function isFileOrBroken(entry: Dirent, path: string): boolean {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
 }
 
 /**

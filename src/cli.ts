@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
-import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
+import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
@@ -30,7 +30,7 @@ const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text 
 
 Usage:
   pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
-  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper] [--resume]
+  pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper] [--resume] [--recursive]
   pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper] [--resume]
   pith duplicates <file.jsonl>...  [--out <clusters.jsonl>] [--jobs N]
   pith <command> --help
@@ -74,7 +74,8 @@ The charset is taken from the byte-order mark, the HTTP Content-Type or a <meta 
 const BATCH_HELP = `Usage: pith batch <dir> --out <file.jsonl>  [options]
        pith batch <file.warc[.gz]>... --out <file.jsonl>  [options]
 
-Extracts every .html, .htm and .html.gz file directly inside <dir> (sorted by name, not recursive), or every HTML page
+Extracts every .html, .htm and .html.gz file directly inside <dir> (sorted by name; with --recursive in its
+subfolders too, sorted by path, the id then being the path below <dir>, e.g. "site/news/index"), or every HTML page
 of WARC files (each "response" record with a 2xx HTML payload; .warc.gz may hold one gzip member per record), and
 writes one line per page: {"id": <file name without .html/.html.gz, or the record's URL>, "url": <the record's
 URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>};
@@ -92,6 +93,7 @@ and options (--format is checked; --feature-set cannot be).
 Options:
   --out <file.jsonl>        where to write the lines (required; - for stdout)
   --resume                  continue the --out file of an interrupted run instead of starting it again
+  --recursive, -r           also the pages in <dir>'s subfolders (links to folders are not followed)
   --format <f>              text (default), markdown, html or json: what each line carries besides the text
   --jobs <n>, -j <n>        worker processes extracting at once (default: the number of cores, here ${availableParallelism()});
                             --jobs 1 is one worker process
@@ -346,6 +348,7 @@ async function runBatch(args: string[]): Promise<number> {
       'feature-set': { type: 'string' },
       jobs: { type: 'string', short: 'j' },
       resume: { type: 'boolean' },
+      recursive: { type: 'boolean', short: 'r' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -364,6 +367,7 @@ async function runBatch(args: string[]): Promise<number> {
   let items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
   let expected: number | null;
   if (positionals.every(isWarcPath)) {
+    if (values.recursive) throw new UsageError('--recursive is for a folder of pages, not for WARC files');
     for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no such file: ${path}`);
     items = (async function* () {
       for (const path of positionals) yield* warcPages(path);
@@ -373,9 +377,9 @@ async function runBatch(args: string[]): Promise<number> {
     if (positionals.length !== 1) throw new UsageError('batch takes one folder, or one or more .warc/.warc.gz files');
     const dir = positionals[0];
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
-    const files = pageFilesOf(dir);
-    if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files`);
-    items = files.map((path) => ({ id: pageIdOf(path), path }));
+    const files = pageFilesOf(dir, values.recursive === true);
+    if (files.length === 0) throw new UsageError(`${dir} has no .html, .htm or .html.gz files${values.recursive ? ' in it or its subfolders' : ' (--recursive looks in its subfolders too)'}`);
+    items = files.map((path) => ({ id: pageIdIn(dir, path), path }));
     expected = files.length;
   }
 

@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readd
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlPageOf, readWarc } from '../../../src/bulk/warc.js';
 import { fixturePages } from '../../fixtures/warc/make-warc.js';
@@ -103,6 +103,35 @@ describe('pith batch', () => {
     expect(lines[0].text.length).toBeGreaterThan(100);
     expect(lines[1].error).toMatch(/ENOENT|no such file/);
   }, 120_000);
+
+  it('--recursive takes the pages of subfolders too, by path below the folder; a link to a folder is not followed', async () => {
+    const tree = join(dir, 'tree');
+    const names = readdirSync(pagesDir).sort();
+    const html = (k: number): Buffer => readFileSync(join(pagesDir, names[k]));
+    mkdirSync(join(tree, 'site', 'news', 'deeper'), { recursive: true });
+    writeFileSync(join(tree, 'top.html'), html(0));
+    writeFileSync(join(tree, 'site', 'index.htm'), html(1));
+    writeFileSync(join(tree, 'site', 'news', 'story.html.gz'), gzipSync(html(2)));
+    writeFileSync(join(tree, 'site', 'news', 'deeper', 'page.html'), html(3));
+    writeFileSync(join(tree, 'site', 'notes.txt'), 'not a page');
+    symlinkSync(tree, join(tree, 'site', 'loop')); // back up to the top: followed, it would never end
+    const [ref, flat, deep, warc] = await Promise.all([
+      pith(['batch', pagesDir, '--jobs', '1', '--out', join(dir, 'tree-ref.jsonl')]),
+      pith(['batch', tree, '--jobs', '1', '--out', join(dir, 'tree-flat.jsonl')]),
+      pith(['batch', tree, '--recursive', '--jobs', '2', '--out', join(dir, 'tree-deep.jsonl')]),
+      pith(['batch', WARC, '--recursive', '--out', join(dir, 'tree-warc.jsonl')]),
+    ]);
+    expect(flat.code, flat.stderr).toBe(0);
+    expect(linesOf(join(dir, 'tree-flat.jsonl')).map((l) => l.id)).toEqual(['top']);
+    expect(deep.code, deep.stderr).toBe(0);
+    const lines = linesOf(join(dir, 'tree-deep.jsonl'));
+    expect(lines.map((l) => l.id)).toEqual(['site/index', 'site/news/deeper/page', 'site/news/story', 'top']);
+    expect(ref.code, ref.stderr).toBe(0);
+    const reference = linesOf(join(dir, 'tree-ref.jsonl')); // the same pages, from the flat fixture folder
+    expect(lines.map((l) => l.text)).toEqual([1, 3, 2, 0].map((k) => reference[k].text));
+    expect(warc.code).toBe(2);
+    expect(warc.stderr).toMatch(/--recursive is for a folder of pages/);
+  }, 240_000);
 });
 
 describe('pith batch --resume', () => {
