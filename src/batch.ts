@@ -221,8 +221,17 @@ export async function* batchLines(path: string, refusal: string, maxLineBytes = 
     if (err instanceof PithError) throw err;
     throw new PithError('invalid_input', `cannot read ${path}: ${(err as Error).message}; ${refusal}`);
   }
-  if (pendingBytes > 0) yield { line: lineOf(Buffer.concat(pending)), bytes: pendingBytes, complete: false };
+  if (pendingBytes > 0) {
+    // Half a line that pith batch may have left: it starts as all its lines do. Anything else is not pith's.
+    const rest = Buffer.concat(pending);
+    const head = rest.subarray(0, LINE_START.length).toString('latin1');
+    if (!LINE_START.startsWith(head) && !head.startsWith(LINE_START)) throw new PithError('invalid_input', `line ${n + 1} of ${path} is not a line of pith batch: ${refusal}`);
+    yield { line: lineOf(rest), bytes: pendingBytes, complete: false };
+  }
 }
+
+/** How every line of pith batch starts (JSON.stringify of a BatchLine, whose first field is the id). */
+const LINE_START = '{"id":';
 
 const tooLong = (n: number, path: string, maxLineBytes: number, refusal: string): PithError =>
   new PithError('invalid_input', `line ${n} of ${path} is longer than ${maxLineBytes} bytes, more than pith batch writes for a page: ${refusal}`);

@@ -187,7 +187,7 @@ describe('pith batch --resume', () => {
     expect(readFileSync(done, 'utf8')).toBe(text);
   }, 240_000);
 
-  it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long refused', async () => {
+  it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long or a last line not pith's refused', async () => {
     const { batchOutputSoFar } = await import('../../../src/batch.js');
     const path = join(dir, 'so-far.jsonl');
     const ok = '{"id":"a","text":"x","fingerprint":null,"ms":1,"markdown":"x"}';
@@ -198,6 +198,10 @@ describe('pith batch --resume', () => {
     await expect(batchOutputSoFar(path, 100_000)).rejects.toThrow(/line 1 of .* is longer than 100000 bytes/);
     writeFileSync(path, `${ok}\n${'y'.repeat(150_000)}\n`);
     await expect(batchOutputSoFar(path, 100_000)).rejects.toThrow(/line 2 of .* is longer than 100000 bytes/);
+    writeFileSync(path, `${ok}\n{"i`); // half a line cut in its first bytes is still pith's
+    expect((await batchOutputSoFar(path)).ids).toEqual(['a']);
+    writeFileSync(path, `${ok}\nsomething else`); // a last line pith batch cannot have begun
+    await expect(batchOutputSoFar(path)).rejects.toThrow(/line 2 of .* is not a line of pith batch: not resuming into it/);
   });
 
   it('refuses a file it cannot continue, and leaves it as it was', async () => {

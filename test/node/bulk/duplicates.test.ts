@@ -95,18 +95,21 @@ describe('pith duplicates', () => {
     expect(clusters.flatMap((c) => c.at).some((at) => at.startsWith(`${b}:`))).toBe(true);
   }, 60_000);
 
-  it('refuses what it cannot trust: not pith batch output, half a line, a missing file, the same file twice', async () => {
+  it('refuses what it cannot trust: not pith batch output, half a line, a missing file, the same file twice, a binary file', async () => {
     const notPith = join(dir, 'other.jsonl');
     writeFileSync(notPith, '{"id": "a", "text": "x"}\n{"name": "not a pith line"}\n');
     const half = join(dir, 'half.jsonl');
     writeFileSync(half, readFileSync(out));
     appendFileSync(half, '{"id":"p999","text":"cut off he');
-    const [a, b, c, d, e] = await Promise.all([
+    const binary = join(dir, 'binary.jsonl'); // no newline at all: not half a line of pith's either
+    writeFileSync(binary, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').filter((byte) => byte !== 0x0a));
+    const [a, b, c, d, e, f] = await Promise.all([
       pith(['duplicates', notPith]),
       pith(['duplicates', half]),
       pith(['duplicates', join(dir, 'missing.jsonl')]),
       pith(['duplicates', out, out]),
       pith(['duplicates']),
+      pith(['duplicates', binary]),
     ]);
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/line 2 of .*other.jsonl is not a line of pith batch/);
@@ -117,7 +120,9 @@ describe('pith duplicates', () => {
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/given twice/);
     expect(e.code).toBe(2);
-    for (const r of [a, b, c, d, e]) {
+    expect(f.code).toBe(1);
+    expect(f.stderr).toMatch(/line 1 of .*binary.jsonl is not a line of pith batch/);
+    for (const r of [a, b, c, d, e, f]) {
       expect(r.stdout).toBe('');
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
