@@ -187,7 +187,7 @@ describe('pith batch --resume', () => {
     expect(readFileSync(done, 'utf8')).toBe(text);
   }, 240_000);
 
-  it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long or a last line not pith's refused', async () => {
+  it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long or a last line not of pith refused', async () => {
     const { batchOutputSoFar } = await import('../../../src/batch.js');
     const path = join(dir, 'so-far.jsonl');
     const ok = '{"id":"a","text":"x","fingerprint":null,"ms":1,"markdown":"x"}';
