@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
+import { gzipMembersOf, isGzipFile } from './batch-gzip.js';
 import { decodeHtml } from './parse/charset.js';
 import { htmlPageOf, readWarcStream } from './bulk/warc.js';
 import { PithError } from './errors.js';
@@ -158,14 +159,48 @@ const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export async function batchOutputSoFar(path: string, maxLineBytes = MAX_LINE_BYTES): Promise<BatchOutputSoFar> {
   const done: BatchOutputSoFar = { ids: [], failed: 0, format: null, bytes: 0 };
+  const add = (line: Partial<BatchLine>): void => {
+    done.ids.push(line.id!);
+    if (line.error !== undefined) done.failed++;
+    else done.format ??= formatOfLine(line);
+  };
+  if (path.toLowerCase().endsWith('.gz')) {
+    // Compressed output (batch-gzip.ts): whole members of whole lines; `bytes` is where the last complete member ends.
+    if (statSync(path).size > 0 && !isGzipFile(path)) throw new PithError('invalid_input', `${path} is not gzip-compressed, though its name ends in .gz: not resuming into it`);
+    try {
+      for (const member of gzipMembersOf(path)) {
+        const lines = member.text.split('\n');
+        if (lines.pop() !== '') throw new Error(`a member ends inside a line`);
+        for (const text of lines) {
+          const line = lineOfBatch(text);
+          if (line === null) throw new PithError('invalid_input', `line ${done.ids.length + 1} of ${path} is not a line of pith batch: not resuming into it`);
+          add(line);
+        }
+        done.bytes = member.end;
+      }
+    } catch (err) {
+      if (err instanceof PithError) throw err;
+      throw new PithError('invalid_input', `${path} was not written by pith batch (${(err as Error).message}): not resuming into it`);
+    }
+    return done;
+  }
+  if (isGzipFile(path)) throw new PithError('invalid_input', `${path} is gzip-compressed, but its name does not end in .gz: not resuming into it (named .gz, it is read and continued compressed)`);
   for await (const { line, bytes, complete } of batchLines(path, 'not resuming into it', maxLineBytes)) {
     if (!complete) break; // half a line: the resumed run writes over it
-    done.ids.push(line!.id!);
+    add(line!);
     done.bytes += bytes;
-    if (line!.error !== undefined) done.failed++;
-    else done.format ??= formatOfLine(line!);
   }
   return done;
+}
+
+/** A line of pith batch's output (a JSON object with a string id), or null. */
+function lineOfBatch(text: string): Partial<BatchLine> | null {
+  try {
+    const line = JSON.parse(text) as Partial<BatchLine> | null;
+    return line !== null && typeof line === 'object' && typeof line.id === 'string' ? line : null;
+  } catch {
+    return null;
+  }
 }
 
 /** One line of a `pith batch` output file, as batchLines reads it. */
@@ -184,20 +219,19 @@ export interface BatchFileLine {
  * `refusal`; so is a file that cannot be read.
  */
 export async function* batchLines(path: string, refusal: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<BatchFileLine> {
-  const lineOf = (bytes: Buffer): Partial<BatchLine> | null => {
-    try {
-      const line = JSON.parse(bytes.toString('utf8')) as Partial<BatchLine> | null;
-      return line !== null && typeof line === 'object' && typeof line.id === 'string' ? line : null;
-    } catch {
-      return null;
-    }
-  };
+  const lineOf = (bytes: Buffer): Partial<BatchLine> | null => lineOfBatch(bytes.toString('utf8'));
   let n = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let stream: AsyncIterable<Buffer>;
   try {
-    stream = createReadStream(path) as AsyncIterable<Buffer>;
+    // A .gz file (pith batch --out <file>.gz, or gzip's): read through gunzip, every member in turn.
+    const raw = createReadStream(path);
+    let stream: AsyncIterable<Buffer> = raw;
+    if (isGzipFile(path)) {
+      const gunzip = createGunzip();
+      raw.on('error', (err) => gunzip.destroy(err));
+      stream = raw.pipe(gunzip);
+    }
     for await (const chunk of stream) {
       let from = 0;
       for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
@@ -219,6 +253,10 @@ export async function* batchLines(path: string, refusal: string, maxLineBytes = 
     }
   } catch (err) {
     if (err instanceof PithError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
+      throw new PithError('invalid_input', `${path} is cut short or damaged (gzip: ${(err as Error).message}), as a run of pith batch that was interrupted leaves: finish it with pith batch --resume first`);
+    }
     throw new PithError('invalid_input', `cannot read ${path}: ${(err as Error).message}; ${refusal}`);
   }
   if (pendingBytes > 0) {

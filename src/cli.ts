@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import { gzipMember } from './batch-gzip.js';
 import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
@@ -91,7 +92,8 @@ and skipped, half a line left by the interruption is dropped, and the other page
 and options (--format is checked; --feature-set cannot be).
 
 Options:
-  --out <file.jsonl>        where to write the lines (required; - for stdout)
+  --out <file.jsonl>        where to write the lines (required; - for stdout); a name ending in .gz writes them
+                            gzip-compressed (gzip members of whole lines; zcat reads them; --resume continues them)
   --resume                  continue the --out file of an interrupted run instead of starting it again
   --recursive, -r           also the pages in <dir>'s subfolders (links to folders are not followed)
   --format <f>              text (default), markdown, html or json: what each line carries besides the text
@@ -303,7 +305,8 @@ async function runExtract(args: string[]): Promise<number> {
  * whichever comes first. `pith batch` writes a line and a progress line per page; with --jobs 2 on two cores its
  * process shares them with the workers, and a write per line (two system calls per page, one through libuv's thread
  * pool) is time taken from the extractions. `write` resolves once the text is queued, or written when it filled a
- * chunk (so a slow disk slows the batch down); a failed timed write is left to the stream's 'error' event.
+ * chunk (so a slow disk slows the batch down); a failed timed write is left to the stream's 'error' event. With
+ * `gzip`, each chunk is written as one gzip member (batch-gzip.ts): whole lines, as they were given.
  */
 export class ChunkedWriter {
   static readonly MAX_CHARS = 64 * 1024;
@@ -313,7 +316,10 @@ export class ChunkedWriter {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   /** `stream` may be a function that opens it, called at the first write (pith batch --resume opens its file late). */
-  constructor(private readonly stream: NodeJS.WritableStream | (() => NodeJS.WritableStream)) {}
+  constructor(
+    private readonly stream: NodeJS.WritableStream | (() => NodeJS.WritableStream),
+    private readonly gzip = false,
+  ) {}
 
   async write(text: string): Promise<void> {
     this.pending.push(text);
@@ -327,7 +333,8 @@ export class ChunkedWriter {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.length === 0) return Promise.resolve();
-    const chunk = this.pending.join('');
+    const text = this.pending.join('');
+    const chunk = this.gzip ? gzipMember(text) : text;
     this.pending = [];
     this.chars = 0;
     const stream = typeof this.stream === 'function' ? this.stream() : this.stream;
@@ -388,6 +395,7 @@ async function runBatch(args: string[]): Promise<number> {
     throw new UsageError(`the folder of --out ${values.out} does not exist`);
   }
   const outPath = resolve(values.out);
+  const gzip = !toStdout && outPath.toLowerCase().endsWith('.gz'); // compressed as it is written (batch-gzip.ts)
   // --resume: what the interrupted run wrote; its pages are checked against the inputs as they are skipped
   const resume = values.resume === true;
   if (resume && toStdout) throw new UsageError('--resume needs --out <file.jsonl>: it continues the file an interrupted run wrote');
@@ -413,7 +421,7 @@ async function runBatch(args: string[]): Promise<number> {
     return out;
   };
   if (!resuming) output();
-  const lines = new ChunkedWriter(output);
+  const lines = new ChunkedWriter(output, gzip);
   const progress = new ChunkedWriter(process.stderr);
 
   const skipped = done.ids.length;

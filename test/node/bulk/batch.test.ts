@@ -204,6 +204,49 @@ describe('pith batch --resume', () => {
     await expect(batchOutputSoFar(path)).rejects.toThrow(/line 2 of .* is not a line of pith batch: not resuming into it/);
   });
 
+  it('--out <file>.gz writes the same lines gzip-compressed, and --resume continues a compressed file cut anywhere', async () => {
+    const plain = join(dir, 'gz-plain.jsonl');
+    const packed = join(dir, 'gz-packed.jsonl.gz');
+    const [a, b] = await Promise.all([
+      pith(['batch', pagesDir, '--jobs', '1', '--out', plain]),
+      pith(['batch', pagesDir, '--jobs', '1', '--out', packed]),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const bytes = readFileSync(packed);
+    const unpacked = join(dir, 'gz-unpacked.jsonl');
+    writeFileSync(unpacked, gunzipSync(bytes)); // gzip's own reader: every member, one stream
+    expect(withoutMs(unpacked)).toEqual(withoutMs(plain));
+    // Where each member starts (its size is in its header, bytes 16-19), to cut the file inside one, on a boundary and
+    // inside a header, as a killed run can leave it.
+    const starts: number[] = [];
+    for (let at = 0; at < bytes.length; at += bytes.readUInt32LE(at + 16)) starts.push(at);
+    expect(starts.length).toBeGreaterThan(2);
+    const cuts = { inside: starts[1] + 300, boundary: starts[2], header: starts[2] + 7, empty: 0 };
+    for (const [name, cut] of Object.entries(cuts)) {
+      const file = join(dir, `gz-cut-${name}.jsonl.gz`);
+      writeFileSync(file, bytes.subarray(0, cut));
+      const r = await pith(['batch', pagesDir, '--jobs', '1', '--out', file, '--resume']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      writeFileSync(unpacked, gunzipSync(readFileSync(file)));
+      expect(withoutMs(unpacked), name).toEqual(withoutMs(plain));
+    }
+    // Files it cannot continue compressed: a plain file named .gz, a compressed one not named .gz, and a gzip file
+    // that pith batch did not write (its members give no size).
+    const misnamed = join(dir, 'gz-misnamed.jsonl.gz');
+    writeFileSync(misnamed, readFileSync(plain));
+    const unnamed = join(dir, 'gz-unnamed.jsonl');
+    writeFileSync(unnamed, bytes);
+    const foreign = join(dir, 'gz-foreign.jsonl.gz');
+    writeFileSync(foreign, gzipSync(readFileSync(plain)));
+    const refused = await Promise.all([misnamed, unnamed, foreign].map((out) => pith(['batch', pagesDir, '--jobs', '1', '--out', out, '--resume'])));
+    expect(refused.map((r) => r.code)).toEqual([1, 1, 1]);
+    expect(refused[0].stderr).toMatch(/is not gzip-compressed, though its name ends in \.gz/);
+    expect(refused[1].stderr).toMatch(/is gzip-compressed, but its name does not end in \.gz/);
+    expect(refused[2].stderr).toMatch(/was not written by pith batch .*does not give its size/);
+    expect(readFileSync(foreign).equals(gzipSync(readFileSync(plain)))).toBe(true); // left as it was
+  }, 240_000);
+
   it('refuses a file it cannot continue, and leaves it as it was', async () => {
     const reference = join(dir, 'refuse-reference.jsonl');
     const full = await pith(['batch', pagesDir, '--jobs', '1', '--out', reference]);

@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateArticle, EMPTY_PAGE, uniqueArticle } from '../../../dev/bulk-pages.js';
 
@@ -79,6 +80,23 @@ describe('pith duplicates', () => {
     }
     const members = planted.reduce((sum, g) => sum + g.length, 0);
     expect(r.stderr).toContain(`pith duplicates: 3 clusters of ${members} pages (${members - 3} beyond the first of each) among 31 pages compared of 33 lines (1 too short to compare, 1 failed)`);
+  }, 60_000);
+
+  it('reads output that pith batch compressed (--out <file>.gz), and says so when it is cut short', async () => {
+    const packed = join(dir, 'pages.jsonl.gz');
+    writeFileSync(packed, gzipSync(readFileSync(out)));
+    const [r, cut] = await Promise.all([
+      pith(['duplicates', packed, '--jobs', '1']),
+      (async () => {
+        const cutFile = join(dir, 'cut.jsonl.gz');
+        writeFileSync(cutFile, readFileSync(packed).subarray(0, 2000));
+        return pith(['duplicates', cutFile]);
+      })(),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(clustersOf(r.stdout).map((c) => c.ids)).toEqual(planted);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/cut\.jsonl\.gz is cut short or damaged .*pith batch --resume/);
   }, 60_000);
 
   it('clusters across files, and writes --out', async () => {
