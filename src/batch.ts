@@ -72,7 +72,14 @@ export function pageIdIn(dir: string, path: string): string {
 export function pageFilesOf(dir: string, recursive = false): string[] {
   const found: string[] = [];
   const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(dir, rel), { withFileTypes: true });
+    } catch (err) {
+      // Its pages are unknown: the batch stops rather than leave them out unsaid.
+      throw new PithError('invalid_input', `cannot read the folder ${join(dir, rel)}: ${(err as Error).message}`);
+    }
+    for (const entry of entries) {
       const name = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (recursive) walk(name);
