@@ -5,7 +5,8 @@
 //   npm run bench:duplicates -- --part dev   only `pith duplicates` over the WCXB dev pages
 //
 // 1. dev: `node bin/pith.js batch` over the 1,497 WCXB dev pages once, then `node bin/pith.js duplicates` over its
-//    output with --jobs 1 and with --jobs <cores>, three rounds; median seconds and the clusters found.
+//    output with --jobs 1 and with --jobs <cores>, three rounds; median seconds and the clusters found; then the
+//    signatures alone over its texts, in this process.
 // 2. scale: clusterSignatures over 1,000,000 synthetic signatures (a tenth of them in families of three: two equal,
 //    one with ten slots changed), in a fresh process: seconds and the process's peak memory (/usr/bin/time).
 // 3. alike: N signatures of one template (six slots changed in each, every pair sharing most bands): clusterSignatures
@@ -13,14 +14,14 @@
 //    each in a fresh process.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from '../dev/stats.js';
 import { mulberry32 } from '../dev/rng.js';
-import { clusterSignatures, NEAR_DUPLICATE_PARAMS } from '../src/bulk/near-duplicates.js';
+import { clusterSignatures, NEAR_DUPLICATE_PARAMS, signatureOf } from '../src/bulk/near-duplicates.js';
 import { LshIndex } from '../src/fingerprint/minhash.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,6 +96,15 @@ async function main(): Promise<void> {
       const times: Record<number, number[]> = { 1: [], [cores]: [] };
       for (let r = 0; r < rounds; r++) for (const jobs of r % 2 === 0 ? [1, cores] : [cores, 1]) times[jobs].push(seconds(['duplicates', out, '--jobs', String(jobs), '--out', join(work, 'clusters.jsonl')]));
       const clusters = execFileSync(process.execPath, ['bin/pith.js', 'duplicates', out, '--jobs', '1'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').filter((l) => l !== '');
+      // The signatures alone, in this process: every text of the output, three passes.
+      const texts = readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text);
+      const passes: number[] = [];
+      for (let pass = 0; pass < 3; pass++) {
+        const t0 = performance.now();
+        for (const text of texts) signatureOf(text);
+        passes.push((performance.now() - t0) / texts.length);
+      }
+      console.log(`dev: MinHash signatures (signatureOf) over the ${texts.length} texts: ${median(passes).toFixed(2)} ms per text (median of ${passes.length} passes, one thread)`);
       console.log(`dev: pith duplicates over the 1,497 WCXB dev pages' batch output: --jobs 1 ${median(times[1]).toFixed(2)} s, --jobs ${cores} ${median(times[cores]).toFixed(2)} s (medians of ${rounds}; with Node's start-up); ${clusters.length} clusters: ${clusters.map((l) => (JSON.parse(l) as { ids: string[] }).ids.join('+')).join(', ')}`);
     } finally {
       rmSync(work, { recursive: true, force: true });
