@@ -69,10 +69,11 @@ export async function duplicatesOfBatchOutput(paths: readonly string[], jobs = 1
           throw new PithError('invalid_input', `${paths[f]} ends in half a line (line ${n}), as a run of pith batch that was interrupted leaves: finish it with pith batch --resume first`);
         }
         report.lines++;
-        if (line!.error !== undefined || typeof line!.text !== 'string') {
+        if (line!.error !== undefined) {
           report.failed++;
           continue;
         }
+        if (typeof line!.text !== 'string') throw new PithError('invalid_input', `line ${n} of ${paths[f]} has no text and no error: not a line of pith batch`);
         ids.push(line!.id!);
         fileOf.push(f);
         lineOf.push(n);

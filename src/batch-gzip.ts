@@ -5,7 +5,7 @@
 // ends without inflating the file to look for it, and cuts what a killed run left after it. Node only.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Header: magic, deflate, FEXTRA, mtime 0, no extra flags, OS unknown; XLEN 8; subfield "PI", length 4, member size. */
 const HEADER_BYTES = 10 + 2 + 8;
@@ -76,6 +76,7 @@ export interface GzipMemberRead {
 export function* gzipMembersOf(path: string): Generator<GzipMemberRead> {
   const fd = openSync(path, 'r');
   try {
+    const fileBytes = fstatSync(fd).size;
     const header = Buffer.alloc(HEADER_BYTES);
     for (let at = 0; ; ) {
       const got = readSync(fd, header, 0, HEADER_BYTES, at);
@@ -85,8 +86,9 @@ export function* gzipMembersOf(path: string): Generator<GzipMemberRead> {
       if (!ours) throw new Error(`the gzip member at byte ${at} does not give its size in its header, as pith batch writes them`);
       const size = header.readUInt32LE(16);
       if (size < HEADER_BYTES + TRAILER_BYTES || size > MAX_MEMBER_BYTES) throw new Error(`the gzip member at byte ${at} gives a size of ${size} bytes`);
+      if (at + size > fileBytes) return; // cut inside the member (nothing allocated for a size the file cannot hold)
       const member = Buffer.alloc(size);
-      if (readSync(fd, member, 0, size, at) < size) return; // cut inside the member
+      if (readSync(fd, member, 0, size, at) < size) return;
       let data: Buffer;
       try {
         data = inflateRawSync(member.subarray(HEADER_BYTES, size - TRAILER_BYTES));
