@@ -30,16 +30,23 @@ export function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
+/** The header of a member of `size` bytes in all (header, deflate data, trailer). */
+export function memberHeader(size: number): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.set([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255], 0);
+  header.writeUInt16LE(8, 10); // XLEN
+  header.set([0x50, 0x49], 12); // "PI"
+  header.writeUInt16LE(4, 14);
+  header.writeUInt32LE(size, 16);
+  return header;
+}
+
 /** One gzip member holding `text` (UTF-8), its compressed size in its header. */
 export function gzipMember(text: string): Buffer {
   const data = Buffer.from(text, 'utf8');
   const body = deflateRawSync(data);
   const member = Buffer.alloc(HEADER_BYTES + body.length + TRAILER_BYTES);
-  member.set([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255], 0);
-  member.writeUInt16LE(8, 10); // XLEN
-  member.set([0x50, 0x49], 12); // "PI"
-  member.writeUInt16LE(4, 14);
-  member.writeUInt32LE(member.length, 16);
+  member.set(memberHeader(member.length), 0);
   member.set(body, HEADER_BYTES);
   member.writeUInt32LE(crc32(data), HEADER_BYTES + body.length);
   member.writeUInt32LE(data.length >>> 0, HEADER_BYTES + body.length + 4);

@@ -10,6 +10,7 @@
 import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { mulberry32 } from '../../dev/rng.js';
+import { memberHeader } from '../../src/batch-gzip.js';
 
 export interface FileCase {
   name: string;
@@ -20,17 +21,6 @@ export interface FileCase {
   exit: number;
   stderr: RegExp;
   budgetMs: number;
-}
-
-/** A gzip member header as pith batch writes them (src/batch-gzip.ts), claiming `size` bytes for the member. */
-function pithMemberHeader(size: number): Buffer {
-  const header = Buffer.alloc(20);
-  header.set([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255], 0);
-  header.writeUInt16LE(8, 10);
-  header.set([0x50, 0x49], 12);
-  header.writeUInt16LE(4, 14);
-  header.writeUInt32LE(size, 16);
-  return header;
 }
 
 const MAX_LINE = /longer than 268435456 bytes, more than pith batch writes for a page/;
@@ -68,7 +58,7 @@ export const FILE_CASES: FileCase[] = [
     about: "a pith gzip member header claiming 1 GB in a 40-byte file: a killed run's half member, cut without allocating it",
     command: 'resume',
     file: 'claims.jsonl.gz',
-    write: (path) => writeFileSync(path, Buffer.concat([pithMemberHeader(1_000_000_000), Buffer.alloc(20)])),
+    write: (path) => writeFileSync(path, Buffer.concat([memberHeader(1_000_000_000), Buffer.alloc(20)])),
     exit: 0,
     stderr: /3 of 3 pages/,
     budgetMs: 60_000,
@@ -78,7 +68,7 @@ export const FILE_CASES: FileCase[] = [
     about: 'a pith gzip member header claiming 4 GB, more than pith batch ever writes',
     command: 'resume',
     file: 'huge.jsonl.gz',
-    write: (path) => writeFileSync(path, Buffer.concat([pithMemberHeader(0xffffffff), Buffer.alloc(100)])),
+    write: (path) => writeFileSync(path, Buffer.concat([memberHeader(0xffffffff), Buffer.alloc(100)])),
     exit: 1,
     stderr: /was not written by pith batch \(the gzip member at byte 0 gives a size of 4294967295 bytes\)/,
     budgetMs: 60_000,

@@ -1,25 +1,16 @@
 // `pith batch` on all cores and on WARC files, as a user runs it (a child process over the TypeScript source).
 
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pith, ROOT } from '../pith-cli.js';
 import { htmlPageOf, readWarc } from '../../../src/bulk/warc.js';
 import { fixturePages } from '../../fixtures/warc/make-warc.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const WARC = join(ROOT, 'test/fixtures/warc/pages.warc.gz');
-
-function pith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) =>
-      ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 type Line = { id: string; url?: string; text: string; fingerprint: { simhash: string } | null; error?: string };
 const linesOf = (path: string): Line[] => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
