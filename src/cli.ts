@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { gzipMember } from './batch-gzip.js';
+import { NEAR_DUPLICATE_PARAMS } from './bulk/near-duplicates.js';
 import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
@@ -106,9 +107,9 @@ Options:
 const DUPLICATES_HELP = `Usage: pith duplicates <file.jsonl>...  [--out <clusters.jsonl>] [--jobs N]
 
 Groups the pages of pith batch output files into clusters of near-duplicates, by the method and parameters of the
-bulk jobs' GET /v1/jobs/<id>/duplicates: MinHash signatures of the extracted text (5-character shingles, 128 hash
-functions), LSH with 32 bands of 4 rows, a pair joined when its estimated Jaccard similarity is at least 0.8,
-clusters = connected components. Texts under 50 shingles (about 50 characters) and failed pages are not compared.
+bulk jobs' GET /v1/jobs/<id>/duplicates: MinHash signatures of the extracted text (${NEAR_DUPLICATE_PARAMS.shingleSize}-character shingles, ${NEAR_DUPLICATE_PARAMS.numHashes} hash
+functions), LSH with ${NEAR_DUPLICATE_PARAMS.bands} bands of ${NEAR_DUPLICATE_PARAMS.rows} rows, a pair joined when its estimated Jaccard similarity is at least ${NEAR_DUPLICATE_PARAMS.threshold},
+clusters = connected components. Texts under ${NEAR_DUPLICATE_PARAMS.minShingles} shingles and failed pages are not compared.
 
 Writes one line per cluster, in input order of the clusters' first pages:
   {"ids": [<page ids, input order>], "at": ["<file>:<line number>", ...], "minJaccard": <smallest similarity among
