@@ -53,6 +53,11 @@ export function gzipMember(text: string): Buffer {
   return member;
 }
 
+/** A name ending in .gz: `pith batch --out` then writes (and --resume reads) gzip members. */
+export function isGzipName(path: string): boolean {
+  return path.toLowerCase().endsWith('.gz');
+}
+
 /** True when the file starts as a gzip file does; false too when it cannot be read (reading it then says why). */
 export function isGzipFile(path: string): boolean {
   const head = Buffer.alloc(2);

@@ -12,13 +12,13 @@
 // page never idles the others; at most 64 lines per worker wait in the buffer, so a large WARC file streams through
 // in bounded memory.
 
-import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { createReadStream, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
-import { gzipMembersOf, isGzipFile } from './batch-gzip.js';
+import { gzipMembersOf, isGzipFile, isGzipName } from './batch-gzip.js';
 import { decodeHtml } from './parse/charset.js';
 import { htmlPageOf, readWarcStream } from './bulk/warc.js';
 import { PithError } from './errors.js';
@@ -107,14 +107,7 @@ function isFileOrBroken(entry: Dirent, path: string): boolean {
  * one page, its URL the id. Pages whose body still has a Content-Encoding are decompressed (gzip, deflate, br).
  */
 export async function* warcPages(path: string): AsyncGenerator<BatchItem> {
-  const head = Buffer.alloc(2);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, head, 0, 2, 0);
-  } finally {
-    closeSync(fd);
-  }
-  const gz = path.toLowerCase().endsWith('.gz') || (head[0] === 0x1f && head[1] === 0x8b);
+  const gz = isGzipName(path) || isGzipFile(path);
   const raw = createReadStream(path);
   const stream = gz ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (err) => stream.destroy(err));
@@ -171,7 +164,7 @@ export async function batchOutputSoFar(path: string, maxLineBytes = MAX_LINE_BYT
     if (line.error !== undefined) done.failed++;
     else done.format ??= formatOfLine(line);
   };
-  if (path.toLowerCase().endsWith('.gz')) {
+  if (isGzipName(path)) {
     // Compressed output (batch-gzip.ts): whole members of whole lines; `bytes` is where the last complete member ends.
     if (statSync(path).size > 0 && !isGzipFile(path)) throw new PithError('invalid_input', `${path} is not gzip-compressed, though its name ends in .gz: not resuming into it`);
     try {

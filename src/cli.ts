@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
-import { gzipMember } from './batch-gzip.js';
+import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from './bulk/near-duplicates.js';
 import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
@@ -396,7 +396,7 @@ async function runBatch(args: string[]): Promise<number> {
     throw new UsageError(`the folder of --out ${values.out} does not exist`);
   }
   const outPath = resolve(values.out);
-  const gzip = !toStdout && outPath.toLowerCase().endsWith('.gz'); // compressed as it is written (batch-gzip.ts)
+  const gzip = !toStdout && isGzipName(outPath); // compressed as it is written (batch-gzip.ts)
   // --resume: what the interrupted run wrote; its pages are checked against the inputs as they are skipped
   const resume = values.resume === true;
   if (resume && toStdout) throw new UsageError('--resume needs --out <file.jsonl>: it continues the file an interrupted run wrote');
@@ -413,7 +413,7 @@ async function runBatch(args: string[]): Promise<number> {
     if (out !== null) return out;
     if (toStdout) out = process.stdout;
     else if (resuming) {
-      truncateSync(outPath, done.bytes); // half a line left by the interruption
+      truncateSync(outPath, done.bytes); // half a line (or, compressed, half a member) left by the interruption
       out = createWriteStream(outPath, { flags: 'a' });
     } else out = createWriteStream(outPath);
     out.on('error', (err: Error) => {
