@@ -321,6 +321,15 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /**
+ * The WebAssembly budget of FULL_CORES_V8_FLAGS (below), also given to a process that extracts one page and ends
+ * (`pith extract` sets it at run time, before the model loads). onnxruntime's start-up runs functions that never run
+ * again (its kernels registering themselves, say) often enough to pass Node 20's default budget. V8 then compiles
+ * them again with TurboFan on a helper thread, about 0.8 CPU-seconds, and the process cannot end before that compile
+ * does. `npm run bench:cli` measures it (README, Command line).
+ */
+export const ONE_PAGE_V8_FLAG = '--wasm-tiering-budget=18000000';
+
+/**
  * V8 flags added when the workers fill every core (workerV8Flags). V8 then has no idle core for its helper threads
  * (concurrent compiling, marking and scavenging), and they only add CPU: an extraction loop that does that work on its
  * own thread spent fewer CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at
@@ -337,7 +346,7 @@ export const FULL_CORES_V8_FLAGS: readonly string[] = [
   '--single-threaded',
   '--interrupt-budget=270336',
   '--max-inlined-bytecode-size-cumulative=460',
-  '--wasm-tiering-budget=18000000',
+  ONE_PAGE_V8_FLAG,
 ];
 
 /**

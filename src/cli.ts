@@ -6,13 +6,14 @@
 
 import { createWriteStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from './bulk/near-duplicates.js';
-import { batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
+import { ONE_PAGE_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
@@ -276,21 +277,37 @@ async function runExtract(args: string[]): Promise<number> {
   const maxBytes = positiveIntOf('--max-bytes', values['max-bytes'], FETCH_MAX_BYTES);
 
   const source = positionals[0];
-  let html: string;
   let url: string | undefined = values.url;
   if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL, not "${url}"`);
+
+  // The model's code is loaded here, not at start-up (`pith batch` leaves it to its workers), while stdin is read or
+  // the page fetched. This process extracts one page: onnxruntime's start-up code is not worth optimising (src/batch.ts,
+  // ONE_PAGE_V8_FLAG).
+  setFlagsFromString(ONE_PAGE_V8_FLAG);
+  const loadModel = () => {
+    const loading = Promise.all([import('./lib.js'), import('./batch-extract.js'), import('./model/node-assets.js')]).then(
+      async ([lib, batchExtract, assets]) => ({ lib, batchExtract, classifier: await assets.loadNodeClassifier(featureSet) }),
+    );
+    loading.catch(() => {}); // a page that cannot be read is the error to report; the model's is awaited below
+    return loading;
+  };
+  let html: string;
+  let model: ReturnType<typeof loadModel>;
   if (source === '-') {
+    model = loadModel();
     html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
+    model = loadModel();
     html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
   } else {
-    html = readHtmlFile(source);
+    html = readHtmlFile(source); // a file is read at once; one that cannot be read ends the command before the model loads
+    model = loadModel();
   }
 
-  // The model's code is loaded here, not at start-up: `pith batch` leaves it to its workers.
-  const [{ extract }, { withRoundedTimings }] = await Promise.all([import('./lib.js'), import('./batch-extract.js')]);
-  const result = await extract(html, { url, featureSet, format });
+  const { lib, batchExtract, classifier } = await model;
+  const { withRoundedTimings } = batchExtract;
+  const result = await lib.extractWith(classifier, html, { url, format });
   if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
     process.stdout.write(JSON.stringify(withRoundedTimings(result), null, 2) + '\n');
