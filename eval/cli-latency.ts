@@ -1,6 +1,6 @@
 // How long `pith extract` on one page takes as a whole process: when its text reaches stdout and when the process
 // has ended, against the same extraction through the library in a fresh `node` with V8's default flags (what `pith
-// extract` did before it set ONE_PAGE_V8_FLAG, src/batch.ts). The two alternate, so that both see the same machine;
+// extract` did before it set WASM_TIERING_V8_FLAG, src/batch.ts). The two alternate, so that both see the same machine;
 // medians of the runs.
 //
 //   npm run bench:cli -- [<page.html>] [--runs 7]      (build first: npm run build)

@@ -313,30 +313,32 @@ export interface PoolOptions {
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /**
- * V8 flags of every worker process: a 64 MB young generation (Node 20's default is 16 MB). An extraction allocates
- * its whole DOM and drops it when done; in a small young generation a large page's DOM survives two scavenges and is
- * copied into the old generation, to be collected there. Measured on the 1,497 WCXB dev pages (README, Bulk
- * extraction, Numbers): less CPU per page with one worker and with two.
+ * V8's budget before it compiles a WebAssembly function again with TurboFan: 10x Node 20's default. onnxruntime's
+ * start-up runs functions that never run again (its kernels registering themselves, say) often enough to pass the
+ * default budget. V8 then spends about 0.8 CPU-seconds compiling them again on a helper thread, which slows the
+ * start-up it runs beside, and a process cannot end before that compile does. The functions that run for every page
+ * still pass the larger budget within the first pages. Every `pith batch` worker gets it, and `pith extract` sets it
+ * at run time before the model loads (one page: 1.07 s instead of 1.72 s from start to end, `npm run bench:cli`;
+ * `pith batch` over one page with `--jobs 1`, 1.88-2.23 s before; README, Command line and Bulk extraction).
  */
-export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+export const WASM_TIERING_V8_FLAG = '--wasm-tiering-budget=18000000';
 
 /**
- * The WebAssembly budget of FULL_CORES_V8_FLAGS (below), also given to a process that extracts one page and ends
- * (`pith extract` sets it at run time, before the model loads). onnxruntime's start-up runs functions that never run
- * again (its kernels registering themselves, say) often enough to pass Node 20's default budget. V8 then compiles
- * them again with TurboFan on a helper thread, about 0.8 CPU-seconds, and the process cannot end before that compile
- * does. `npm run bench:cli` measures it (README, Command line).
+ * V8 flags of every worker process: WASM_TIERING_V8_FLAG, and a 64 MB young generation (Node 20's default is 16 MB).
+ * An extraction allocates its whole DOM and drops it when done; in a small young generation a large page's DOM
+ * survives two scavenges and is copied into the old generation, to be collected there. Measured on the 1,497 WCXB dev
+ * pages (README, Bulk extraction, Numbers): less CPU per page with one worker and with two.
  */
-export const ONE_PAGE_V8_FLAG = '--wasm-tiering-budget=18000000';
+export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64', WASM_TIERING_V8_FLAG];
 
 /**
  * V8 flags added when the workers fill every core (workerV8Flags). V8 then has no idle core for its helper threads
  * (concurrent compiling, marking and scavenging), and they only add CPU: an extraction loop that does that work on its
  * own thread spent fewer CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at
  * once. And every compile is paid on the worker's one thread, so the optimising compilers wait longer before they
- * start: 4x the budget before TurboFan optimises a function, half the bytecode it inlines in all, and 10x the budget
- * before WebAssembly code (onnxruntime's) is compiled again by TurboFan (multiples of Node 20's defaults; the hot
- * functions are still optimised, later). Each worker compiled about 2 s of JavaScript and 1 s of WebAssembly over the
+ * start: 4x the budget before TurboFan optimises a function and half the bytecode it inlines in all (multiples of
+ * Node 20's defaults; the hot functions are still optimised, later; the WebAssembly budget, 10x, was here before it
+ * went to every worker). Each worker compiled about 2 s of JavaScript and 1 s of WebAssembly over the
  * 1,497 dev pages; with the flags, 1.4 s and 0.3-0.4 s. Whole `--jobs 2` runs took 18.2-18.8 s with them against
  * 19.3-20.0 s without (four alternating pairs); `npm run bench:bulk` measures both choices side by side (README, Bulk
  * extraction, Numbers). Results are the same to the last bit: the compilers change how fast the code runs, not what
@@ -346,7 +348,6 @@ export const FULL_CORES_V8_FLAGS: readonly string[] = [
   '--single-threaded',
   '--interrupt-budget=270336',
   '--max-inlined-bytecode-size-cumulative=460',
-  ONE_PAGE_V8_FLAG,
 ];
 
 /**

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from './bulk/near-duplicates.js';
-import { ONE_PAGE_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
+import { WASM_TIERING_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from './errors.js';
 import { checkTarget } from './guard.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from './types.js';
@@ -282,8 +282,8 @@ async function runExtract(args: string[]): Promise<number> {
 
   // The model's code is loaded here, not at start-up (`pith batch` leaves it to its workers), while stdin is read or
   // the page fetched. This process extracts one page: onnxruntime's start-up code is not worth optimising (src/batch.ts,
-  // ONE_PAGE_V8_FLAG).
-  setFlagsFromString(ONE_PAGE_V8_FLAG);
+  // WASM_TIERING_V8_FLAG).
+  setFlagsFromString(WASM_TIERING_V8_FLAG);
   const loadModel = () => {
     const loading = Promise.all([import('./lib.js'), import('./batch-extract.js'), import('./model/node-assets.js')]).then(
       async ([lib, batchExtract, assets]) => ({ lib, batchExtract, classifier: await assets.loadNodeClassifier(featureSet) }),

@@ -311,7 +311,9 @@ describe('the worker processes of --jobs', () => {
 describe('the V8 flags of the workers', () => {
   it('one thread per worker and patient compilers only when the workers fill every core', async () => {
     const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/batch.js');
-    expect(FULL_CORES_V8_FLAGS).toEqual(['--single-threaded', '--interrupt-budget=270336', '--max-inlined-bytecode-size-cumulative=460', '--wasm-tiering-budget=18000000']);
+    expect(FULL_CORES_V8_FLAGS).toEqual(['--single-threaded', '--interrupt-budget=270336', '--max-inlined-bytecode-size-cumulative=460']);
+    // every worker, one or many, leaves onnxruntime's start-up code to WebAssembly's baseline compiler
+    expect(WORKER_V8_FLAGS).toEqual(['--max-semi-space-size=64', '--wasm-tiering-budget=18000000']);
     expect(workerV8Flags(2, 2)).toEqual([...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS]);
     expect(workerV8Flags(8, 4)).toEqual([...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS]);
     // with a core to spare, V8's helper threads (compiling, marking) run on it, and its compilers keep their defaults
