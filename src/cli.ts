@@ -6,10 +6,10 @@
 
 import { createWriteStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from './bulk/near-duplicates.js';
