@@ -298,10 +298,12 @@ async function runExtract(args: string[]): Promise<number> {
     html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
+    // An address the guard refuses fails at once, before the model loads (fetchHtml checks every hop again).
+    checkCliTarget(source, values['allow-private'] === true);
     model = loadModel();
     html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
   } else {
-    html = readHtmlFile(source); // a file is read at once; one that cannot be read ends the command before the model loads
+    html = readHtmlFile(source); // at once: a file that cannot be read ends the command before the model loads
     model = loadModel();
   }
 
