@@ -284,10 +284,13 @@ async function runExtract(args: string[]): Promise<number> {
   // the page fetched. This process extracts one page: onnxruntime's start-up code is not worth optimising (src/batch.ts,
   // WASM_TIERING_V8_FLAG).
   setFlagsFromString(WASM_TIERING_V8_FLAG);
+  // loadNodeClassifier keeps the classifier it loads: extract() below finds it there.
   const loadModel = () => {
-    const loading = Promise.all([import('./lib.js'), import('./batch-extract.js'), import('./model/node-assets.js')]).then(
-      async ([lib, batchExtract, assets]) => ({ lib, batchExtract, classifier: await assets.loadNodeClassifier(featureSet) }),
-    );
+    const loading = Promise.all([
+      import('./lib.js'),
+      import('./batch-extract.js'),
+      import('./model/node-assets.js').then((assets) => assets.loadNodeClassifier(featureSet)),
+    ]);
     loading.catch(() => {}); // a page that cannot be read is the error to report; the model's is awaited below
     return loading;
   };
@@ -307,9 +310,8 @@ async function runExtract(args: string[]): Promise<number> {
     model = loadModel();
   }
 
-  const { lib, batchExtract, classifier } = await model;
-  const { withRoundedTimings } = batchExtract;
-  const result = await lib.extractWith(classifier, html, { url, format });
+  const [{ extract }, { withRoundedTimings }] = await model;
+  const result = await extract(html, { url, featureSet, format });
   if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
   if (format === 'json') {
     process.stdout.write(JSON.stringify(withRoundedTimings(result), null, 2) + '\n');
