@@ -40,6 +40,7 @@ import { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 import { median } from '../dev/stats.js';
+import { machineScaling } from './machine-scaling.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -117,19 +118,26 @@ function countLines(path: string): { pages: number; failed: number } {
 
 /**
  * --pairs N: N pairs of whole `pith batch` runs with --jobs 1 and --jobs 2, back to back, the order alternating from
- * pair to pair; prints each pair and the medians, and writes bench-bulk-pairs.json.
+ * pair to pair; prints each pair and the medians, and writes bench-bulk-pairs.json. Before every pair and after the
+ * last, one round of eval/machine-scaling.ts measures what the machine's two cores give work that is not pith's
+ * (about 10 s): a pair's machine scaling is the lower of the rounds before and after it.
  */
 async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Timed>>, pages: number, save: boolean): Promise<void> {
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, got ${pairs}`);
-  const runs: { jobs1: Timed; jobs2: Timed; ratio: number; jobs2First: boolean }[] = [];
+  const runs: { jobs1: Timed; jobs2: Timed; ratio: number; jobs2First: boolean; compute: number; memory: number }[] = [];
+  let probe = await machineScaling();
   for (let i = 0; i < pairs; i++) {
     const jobs2First = i % 2 === 1;
     const first = await runners[jobs2First ? 'pith --jobs 2' : 'pith --jobs 1']();
     const second = await runners[jobs2First ? 'pith --jobs 1' : 'pith --jobs 2']();
     const [jobs1, jobs2] = jobs2First ? [second, first] : [first, second];
-    runs.push({ jobs1, jobs2, ratio: jobs1.wallS / jobs2.wallS, jobs2First });
+    const after = await machineScaling();
+    const compute = Math.min(probe.compute, after.compute);
+    const memory = Math.min(probe.memory, after.memory);
+    probe = after;
+    runs.push({ jobs1, jobs2, ratio: jobs1.wallS / jobs2.wallS, jobs2First, compute, memory });
     const side = (t: Timed): string => `${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU, ${fmtStolen(t.stolenS)} s stolen`;
-    process.stderr.write(`pair ${i + 1}/${pairs}: --jobs 1 ${side(jobs1)}; --jobs 2 ${side(jobs2)}; ${(jobs1.wallS / jobs2.wallS).toFixed(2)}x\n`);
+    process.stderr.write(`pair ${i + 1}/${pairs}: --jobs 1 ${side(jobs1)}; --jobs 2 ${side(jobs2)}; ${(jobs1.wallS / jobs2.wallS).toFixed(2)}x; the machine's scaling ${compute.toFixed(2)}x compute-bound, ${memory.toFixed(2)}x memory-bound\n`);
   }
   const medianRatio = median(runs.map((r) => r.ratio));
   const ratioOfMedians = median(runs.map((r) => r.jobs1.wallS)) / median(runs.map((r) => r.jobs2.wallS));
@@ -137,11 +145,12 @@ async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Ti
   const lines = [
     `pith batch over ${pages} WCXB dev pages, ${pairs} adjacent pairs of whole runs (start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'})`,
     '',
-    '| pair | first | --jobs 1 wall s | CPU s | stolen s | --jobs 2 wall s | CPU s | stolen s | --jobs 2 / --jobs 1 |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...runs.map((r, i) => `| ${i + 1} | --jobs ${r.jobs2First ? 2 : 1} | ${r.jobs1.wallS.toFixed(1)} | ${r.jobs1.cpuS.toFixed(1)} | ${fmtStolen(r.jobs1.stolenS)} | ${r.jobs2.wallS.toFixed(1)} | ${r.jobs2.cpuS.toFixed(1)} | ${fmtStolen(r.jobs2.stolenS)} | ${r.ratio.toFixed(2)}x |`),
+    '| pair | first | --jobs 1 wall s | CPU s | stolen s | --jobs 2 wall s | CPU s | stolen s | --jobs 2 / --jobs 1 | machine: compute | memory |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...runs.map((r, i) => `| ${i + 1} | --jobs ${r.jobs2First ? 2 : 1} | ${r.jobs1.wallS.toFixed(1)} | ${r.jobs1.cpuS.toFixed(1)} | ${fmtStolen(r.jobs1.stolenS)} | ${r.jobs2.wallS.toFixed(1)} | ${r.jobs2.cpuS.toFixed(1)} | ${fmtStolen(r.jobs2.stolenS)} | ${r.ratio.toFixed(2)}x | ${r.compute.toFixed(2)}x | ${r.memory.toFixed(2)}x |`),
     '',
     `--jobs 2 / --jobs 1: median of the pairs ${medianRatio.toFixed(2)}x, ratio of the median times ${ratioOfMedians.toFixed(2)}x; ${reached} of ${pairs} pairs at 1.7x or more`,
+    '(machine: what two processes at once give over one of eval/machine-scaling.ts, the lower of its rounds before and after the pair; 2.00x is two whole cores)',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const resultsDir = join(ROOT, save ? 'eval/results' : 'eval/results/local');

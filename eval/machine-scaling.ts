@@ -7,6 +7,9 @@
 //
 //   npx tsx eval/machine-scaling.ts [--rounds 10]
 //
+// `npm run bench:bulk -- --pairs N` runs one round (machineScaling) before every pair of `pith batch` runs and after
+// the last, so that each pair can be read beside what the machine gave at that time.
+//
 // Each kernel is a child process of this file (`--kernel compute|memory`) that times its own loop, so start-up is
 // not counted.
 
@@ -64,6 +67,18 @@ function runKernel(kernel: Kernel): Promise<number> {
   });
 }
 
+/** The scaling of one kernel: alone, then two at once (2.00x when the second core is a core of its own). */
+async function scalingOf(kernel: Kernel): Promise<{ alone: number; together: number; scaling: number }> {
+  const alone = await runKernel(kernel);
+  const together = Math.max(...(await Promise.all([runKernel(kernel), runKernel(kernel)])));
+  return { alone, together, scaling: (2 * alone) / together };
+}
+
+/** One round: the scaling of the compute-bound kernel, then of the memory-bound one (about 10 s). */
+export async function machineScaling(): Promise<Record<Kernel, number>> {
+  return { compute: (await scalingOf('compute')).scaling, memory: (await scalingOf('memory')).scaling };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rounds: { type: 'string' }, kernel: { type: 'string' } } });
   if (values.kernel !== undefined) {
@@ -77,10 +92,9 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     const parts: string[] = [];
     for (const kernel of ['compute', 'memory'] as const) {
-      const alone = await runKernel(kernel);
-      const together = Math.max(...(await Promise.all([runKernel(kernel), runKernel(kernel)])));
-      scaling[kernel].push((2 * alone) / together);
-      parts.push(`${kernel} ${alone.toFixed(2)} s alone, ${together.toFixed(2)} s two at once: ${((2 * alone) / together).toFixed(2)}x`);
+      const { alone, together, scaling: x } = await scalingOf(kernel);
+      scaling[kernel].push(x);
+      parts.push(`${kernel} ${alone.toFixed(2)} s alone, ${together.toFixed(2)} s two at once: ${x.toFixed(2)}x`);
     }
     process.stderr.write(`round ${round + 1}/${rounds}: ${parts.join('; ')}\n`);
   }
@@ -92,7 +106,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`machine-scaling: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`machine-scaling: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
