@@ -41,6 +41,7 @@ import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 import { median } from '../dev/stats.js';
 import { machineScaling } from './machine-scaling.js';
+import { childrenOf, statFields } from './thread-cpu.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,6 +51,64 @@ interface Timed {
   cpuS: number;
   /** CPU seconds the hypervisor took from this machine's cores during the run (null where /proc/stat has no steal). */
   stolenS: number | null;
+  /**
+   * For `pith batch`: of stolenS, the seconds taken from the cores while a worker's main thread was running on them,
+   * per worker (WorkerSteal); what the hypervisor added to the run's wall clock. Null for other runs.
+   */
+  workerStolenS?: number | null;
+}
+
+/** Stolen ticks so far of each core (/proc/stat's cpuN lines), or null where there is no steal column. */
+function stolenPerCore(): number[] | null {
+  try {
+    const out: number[] = [];
+    for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+      const f = line.trim().split(/\s+/);
+      if (!/^cpu\d+$/.test(f[0])) continue;
+      if (f.length <= 8) return null;
+      out[Number(f[0].slice(3))] = Number(f[8]);
+    }
+    return out.length > 0 ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the hypervisor's stolen time falls during a `pith batch` run: every 100 ms, the ticks stolen from each core
+ * since the last look are counted when a worker's main thread is running on that core (/proc/<pid>/stat: state R,
+ * and the core it last ran on). With `--jobs 1` the idle core's losses then do not count, and with `--jobs 2` both
+ * cores' do, once per worker. `rootPid` is GNU time's process: its child is `pith batch`, whose children are the
+ * workers.
+ */
+class WorkerSteal {
+  private workers: number[] = [];
+  private last: number[] | null = stolenPerCore();
+  private ticks = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly rootPid: number, private readonly jobs: number) {
+    this.timer = setInterval(() => this.look(), 100);
+  }
+
+  private look(): void {
+    if (this.workers.length < this.jobs) this.workers = childrenOf(this.rootPid).flatMap((pid) => childrenOf(pid));
+    const now = stolenPerCore();
+    if (now === null || this.last === null) return;
+    const busy = new Set<number>();
+    for (const pid of this.workers) {
+      const f = statFields(`/proc/${pid}/stat`);
+      if (f !== null && f[0] === 'R') busy.add(Number(f[36]));
+    }
+    for (const core of busy) this.ticks += (now[core] ?? 0) - (this.last[core] ?? 0);
+    this.last = now;
+  }
+
+  /** Seconds stolen from the workers' cores while they ran, per worker; null where /proc/stat has no steal. */
+  stop(): number | null {
+    clearInterval(this.timer);
+    return this.last === null ? null : Math.round((this.ticks / 100 / this.jobs) * 100) / 100;
+  }
 }
 
 /** CPU seconds stolen by the hypervisor so far, all cores (/proc/stat's `steal`, in USER_HZ ticks of 1/100 s). */
@@ -70,20 +129,25 @@ const stolenSince = (before: number | null): number | null => {
 const fmtStolen = (s: number | null): string => (s === null ? 'n/a' : s.toFixed(1));
 
 /** Runs a command under GNU time (/usr/bin/time) for its wall clock and CPU seconds. */
-function timedRun(command: string, args: string[]): Promise<Timed> {
+function timedRun(command: string, args: string[], workers?: number): Promise<Timed> {
   const timeFile = join(tmpdir(), `pith-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const stolen0 = stolenSoFar();
   return new Promise((ok, fail) => {
     const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, command, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const steal = workers === undefined ? null : new WorkerSteal(child.pid!, workers);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    child.on('error', (err) => fail(new Error(`cannot run /usr/bin/time (apt-get install -y time): ${err.message}`)));
+    child.on('error', (err) => {
+      steal?.stop();
+      fail(new Error(`cannot run /usr/bin/time (apt-get install -y time): ${err.message}`));
+    });
     child.on('exit', (code) => {
+      const workerStolenS = steal?.stop();
       // pith batch exits 1 when some page failed; that is a result, not a broken run (failures are counted below).
       if (code !== 0 && code !== 1) return fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
       const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
       rmSync(timeFile, { force: true });
-      ok({ wallS: wall, cpuS: user + sys, stolenS: stolenSince(stolen0) });
+      ok({ wallS: wall, cpuS: user + sys, stolenS: stolenSince(stolen0), ...(workerStolenS === undefined ? {} : { workerStolenS }) });
     });
   });
 }
@@ -124,7 +188,7 @@ function countLines(path: string): { pages: number; failed: number } {
  */
 async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Timed>>, pages: number, save: boolean): Promise<void> {
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, got ${pairs}`);
-  const runs: { jobs1: Timed; jobs2: Timed; ratio: number; jobs2First: boolean; compute: number; memory: number }[] = [];
+  const runs: { jobs1: Timed; jobs2: Timed; ratio: number; quietRatio: number | null; jobs2First: boolean; compute: number; memory: number }[] = [];
   let probe = await machineScaling();
   for (let i = 0; i < pairs; i++) {
     const jobs2First = i % 2 === 1;
@@ -135,27 +199,32 @@ async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Ti
     const compute = Math.min(probe.compute, after.compute);
     const memory = Math.min(probe.memory, after.memory);
     probe = after;
-    runs.push({ jobs1, jobs2, ratio: jobs1.wallS / jobs2.wallS, jobs2First, compute, memory });
-    const side = (t: Timed): string => `${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU, ${fmtStolen(t.stolenS)} s stolen`;
-    process.stderr.write(`pair ${i + 1}/${pairs}: --jobs 1 ${side(jobs1)}; --jobs 2 ${side(jobs2)}; ${(jobs1.wallS / jobs2.wallS).toFixed(2)}x; the machine's scaling ${compute.toFixed(2)}x compute-bound, ${memory.toFixed(2)}x memory-bound\n`);
+    // The ratio with the seconds the hypervisor took from the workers taken out of each wall clock.
+    const quietRatio = jobs1.workerStolenS == null || jobs2.workerStolenS == null ? null : (jobs1.wallS - jobs1.workerStolenS) / (jobs2.wallS - jobs2.workerStolenS);
+    runs.push({ jobs1, jobs2, ratio: jobs1.wallS / jobs2.wallS, quietRatio, jobs2First, compute, memory });
+    const side = (t: Timed): string => `${t.wallS.toFixed(1)} s wall, ${t.cpuS.toFixed(1)} s CPU, ${fmtStolen(t.stolenS)} s stolen (${fmtStolen(t.workerStolenS ?? null)} s per worker)`;
+    process.stderr.write(`pair ${i + 1}/${pairs}: --jobs 1 ${side(jobs1)}; --jobs 2 ${side(jobs2)}; ${(jobs1.wallS / jobs2.wallS).toFixed(2)}x (${quietRatio === null ? 'n/a' : quietRatio.toFixed(2)}x without the workers' stolen time); the machine's scaling ${compute.toFixed(2)}x compute-bound, ${memory.toFixed(2)}x memory-bound\n`);
   }
   const medianRatio = median(runs.map((r) => r.ratio));
   const ratioOfMedians = median(runs.map((r) => r.jobs1.wallS)) / median(runs.map((r) => r.jobs2.wallS));
   const reached = runs.filter((r) => r.ratio >= 1.7).length;
+  const quiet = runs.flatMap((r) => (r.quietRatio === null ? [] : [r.quietRatio]));
+  const x = (v: number | null | undefined): string => (v == null ? 'n/a' : `${v.toFixed(2)}x`);
   const lines = [
     `pith batch over ${pages} WCXB dev pages, ${pairs} adjacent pairs of whole runs (start-up included); ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'})`,
     '',
-    '| pair | first | --jobs 1 wall s | CPU s | stolen s | --jobs 2 wall s | CPU s | stolen s | --jobs 2 / --jobs 1 | machine: compute | memory |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...runs.map((r, i) => `| ${i + 1} | --jobs ${r.jobs2First ? 2 : 1} | ${r.jobs1.wallS.toFixed(1)} | ${r.jobs1.cpuS.toFixed(1)} | ${fmtStolen(r.jobs1.stolenS)} | ${r.jobs2.wallS.toFixed(1)} | ${r.jobs2.cpuS.toFixed(1)} | ${fmtStolen(r.jobs2.stolenS)} | ${r.ratio.toFixed(2)}x | ${r.compute.toFixed(2)}x | ${r.memory.toFixed(2)}x |`),
+    '| pair | first | --jobs 1 wall s | CPU s | stolen s | from the worker | --jobs 2 wall s | CPU s | stolen s | per worker | --jobs 2 / --jobs 1 | without the workers\' stolen time | machine: compute | memory |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...runs.map((r, i) => `| ${i + 1} | --jobs ${r.jobs2First ? 2 : 1} | ${r.jobs1.wallS.toFixed(1)} | ${r.jobs1.cpuS.toFixed(1)} | ${fmtStolen(r.jobs1.stolenS)} | ${fmtStolen(r.jobs1.workerStolenS ?? null)} | ${r.jobs2.wallS.toFixed(1)} | ${r.jobs2.cpuS.toFixed(1)} | ${fmtStolen(r.jobs2.stolenS)} | ${fmtStolen(r.jobs2.workerStolenS ?? null)} | ${x(r.ratio)} | ${x(r.quietRatio)} | ${x(r.compute)} | ${x(r.memory)} |`),
     '',
     `--jobs 2 / --jobs 1: median of the pairs ${medianRatio.toFixed(2)}x, ratio of the median times ${ratioOfMedians.toFixed(2)}x; ${reached} of ${pairs} pairs at 1.7x or more`,
+    `without the seconds the hypervisor took from the workers' cores while they ran: median ${quiet.length === 0 ? 'n/a' : x(median(quiet))}, ${quiet.filter((q) => q >= 1.7).length} of ${quiet.length} pairs at 1.7x or more`,
     '(machine: what two processes at once give over one of eval/machine-scaling.ts, the lower of its rounds before and after the pair; 2.00x is two whole cores)',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const resultsDir = join(ROOT, save ? 'eval/results' : 'eval/results/local');
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, 'bench-bulk-pairs.json'), `${JSON.stringify({ date: new Date().toISOString(), pages, cores: availableParallelism(), runs, medianRatio, ratioOfMedians, reached }, null, 2)}\n`);
+  writeFileSync(join(resultsDir, 'bench-bulk-pairs.json'), `${JSON.stringify({ date: new Date().toISOString(), pages, cores: availableParallelism(), runs, medianRatio, ratioOfMedians, reached, medianQuietRatio: quiet.length === 0 ? null : median(quiet) }, null, 2)}\n`);
 }
 
 async function main(): Promise<void> {
@@ -188,8 +257,8 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 
   const runners: Record<string, () => Promise<Timed>> = {
-    'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')]),
-    'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')]),
+    'pith --jobs 1': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '1', '--out', join(work, 'pith1.jsonl')], 1),
+    'pith --jobs 2': () => timedRun(process.execPath, ['bin/pith.js', 'batch', pagesDir, '--jobs', '2', '--out', join(work, 'pith2.jsonl')], 2),
     'Readability.js (linkedom)': () => readabilityRun(1, pagesDir, 'readability.jsonl'),
     'Readability.js (linkedom), 2 processes': async () => {
       const [a, b] = await Promise.all([readabilityRun(2, halves[0], 'readability-half-0.jsonl'), readabilityRun(2, halves[1], 'readability-half-1.jsonl')]);

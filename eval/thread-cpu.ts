@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const TICK = 100; // clock ticks per second of /proc's times (USER_HZ, 100 on Linux)
@@ -25,7 +26,7 @@ interface Reading {
 }
 
 /** The fields of /proc/<pid>/task/<tid>/stat after the command name (which may hold spaces). */
-function statFields(path: string): string[] | null {
+export function statFields(path: string): string[] | null {
   try {
     const text = readFileSync(path, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -35,7 +36,7 @@ function statFields(path: string): string[] | null {
 }
 
 /** Processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -95,7 +96,9 @@ async function main(): Promise<void> {
   process.stdout.write(`all: ${total.toFixed(2)} CPU-s, ${(total / wallS).toFixed(2)} cores on average\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`thread-cpu: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`thread-cpu: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
