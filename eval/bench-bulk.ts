@@ -22,7 +22,11 @@
 //
 // With --pairs N, only --jobs 2 / --jobs 1: N pairs of whole runs back to back (the order alternating, so that
 // neither side always runs first), each pair's ratio, and the median over the pairs. On a machine whose speed drifts
-// from minute to minute, adjacent pairs compare --jobs 2 with --jobs 1 at nearly the same moment.
+// from minute to minute, adjacent pairs compare --jobs 2 with --jobs 1 at nearly the same moment. Each pair also
+// shows the seconds stolen from the cores while a worker's main thread ran on them (WorkerSteal: a VM with one core
+// idle, as during --jobs 1, loses more to the hypervisor, and most of it on the idle core, which delays nothing), the
+// ratio with those seconds taken out of both wall clocks, and what the machine's two cores gave other work before and
+// after the pair (eval/machine-scaling.ts).
 //
 //   npm run bench:bulk -- [--rounds 3] [--limit <pages>] [--e2e-urls 1000] [--no-e2e]
 //   npm run bench:bulk -- --pairs 10
