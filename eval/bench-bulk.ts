@@ -24,7 +24,7 @@
 // neither side always runs first), each pair's ratio, and the median over the pairs. On a machine whose speed drifts
 // from minute to minute, adjacent pairs compare --jobs 2 with --jobs 1 at nearly the same moment. Each pair also
 // shows the seconds stolen from the cores while a worker's main thread ran on them (WorkerSteal: a VM with one core
-// idle, as during --jobs 1, loses more to the hypervisor, and most of it on the idle core, which delays nothing), the
+// idle, as during --jobs 1, loses more to the hypervisor, most of it on the idle core, where the worker is not), the
 // ratio with those seconds taken out of both wall clocks, and what the machine's two cores gave other work before and
 // after the pair (eval/machine-scaling.ts).
 //
@@ -62,7 +62,7 @@ interface Timed {
   workerStolenS?: number | null;
 }
 
-/** Stolen ticks so far of each core (/proc/stat's cpuN lines), or null where there is no steal column. */
+/** Stolen ticks so far of each core (the `steal` column of /proc/stat's cpuN lines), or null where there is none. */
 function stolenPerCore(): number[] | null {
   try {
     const out: number[] = [];
@@ -115,14 +115,10 @@ class WorkerSteal {
   }
 }
 
-/** CPU seconds stolen by the hypervisor so far, all cores (/proc/stat's `steal`, in USER_HZ ticks of 1/100 s). */
+/** CPU seconds stolen by the hypervisor so far, all cores (the sum of stolenPerCore, in USER_HZ ticks of 1/100 s). */
 function stolenSoFar(): number | null {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
-    return cpu[0] === 'cpu' && cpu.length > 8 ? Number(cpu[8]) / 100 : null;
-  } catch {
-    return null;
-  }
+  const perCore = stolenPerCore();
+  return perCore === null ? null : perCore.reduce((sum, ticks) => sum + ticks, 0) / 100;
 }
 
 const stolenSince = (before: number | null): number | null => {
@@ -188,7 +184,7 @@ function countLines(path: string): { pages: number; failed: number } {
  * --pairs N: N pairs of whole `pith batch` runs with --jobs 1 and --jobs 2, back to back, the order alternating from
  * pair to pair; prints each pair and the medians, and writes bench-bulk-pairs.json. Before every pair and after the
  * last, one round of eval/machine-scaling.ts measures what the machine's two cores give work that is not pith's
- * (about 10 s): a pair's machine scaling is the lower of the rounds before and after it.
+ * (15-20 s here): a pair's machine scaling is the lower of the rounds before and after it.
  */
 async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Timed>>, pages: number, save: boolean): Promise<void> {
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, got ${pairs}`);

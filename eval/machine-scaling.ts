@@ -74,7 +74,7 @@ async function scalingOf(kernel: Kernel): Promise<{ alone: number; together: num
   return { alone, together, scaling: (2 * alone) / together };
 }
 
-/** One round: the scaling of the compute-bound kernel, then of the memory-bound one (about 10 s). */
+/** One round: the scaling of the compute-bound kernel, then of the memory-bound one (15-20 s here). */
 export async function machineScaling(): Promise<Record<Kernel, number>> {
   return { compute: (await scalingOf('compute')).scaling, memory: (await scalingOf('memory')).scaling };
 }
