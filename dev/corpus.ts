@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { decodeHtml } from '../src/parse/charset.js';
+import { decodeHtml } from '../src/io/charset.js';
 
 export const PAGE_TYPES = [
   'article',
@@ -38,7 +38,7 @@ export interface CorpusPage {
   /** Host without a leading "www.", lower-cased ('' when unknown). */
   domain: string;
   pageType: PageType;
-  /** Decoded HTML (src/parse/charset.ts: BOM, then the document's declaration, else UTF-8). */
+  /** Decoded HTML (src/io/charset.ts: BOM, then the document's declaration, else UTF-8). */
   html: string;
   groundTruth: GroundTruth;
 }

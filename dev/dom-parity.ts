@@ -1,9 +1,9 @@
-// The tree pith's own DOM builds (src/parse/dom.ts) against the one linkedom builds from the same HTML, read through
+// The tree pith's own DOM builds (src/core/parse/dom.ts) against the one linkedom builds from the same HTML, read through
 // the same interfaces (DomNode, DomElement): node types, tag names, text, attribute names and values, in walk order.
 // Equal signatures mean equal extractions, since the pipeline reads nothing else. Used by
 // test/node/parse/dom-parity.test.ts (fixture pages) and eval/dom-parity.ts (the WCXB dev corpus).
 import { DOMParser } from 'linkedom';
-import { firstChildOf, parseHtmlDocument, topLevelNodes, type DomDocument, type DomElement, type DomNode, type DomText } from '../src/parse/dom.js';
+import { firstChildOf, parseHtmlDocument, topLevelNodes, type DomDocument, type DomElement, type DomNode, type DomText } from '../src/core/parse/dom.js';
 
 const linkedomParser = new DOMParser();
 

@@ -4,8 +4,8 @@
 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minhash } from '../src/fingerprint/minhash.js';
-import { simhash } from '../src/fingerprint/simhash.js';
+import { minhash } from '../src/core/fingerprint/minhash.js';
+import { simhash } from '../src/core/fingerprint/simhash.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FINGERPRINT_FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'fingerprints.json');

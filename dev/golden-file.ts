@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultModelDir } from '../src/model/node-assets.js';
+import { defaultModelDir } from '../src/hosts/node/model-assets.js';
 import type { FeatureSetName } from '../src/types.js';
 import type { GoldenFile } from './golden-parity.js';
 

@@ -3,7 +3,7 @@
 // Pure (no I/O): the caller reads the golden file, so that the same check runs in both runtimes. Used by
 // training/check-parity.ts (called by export.py) and by the golden-parity suites of test/.
 
-import { viterbi } from '../src/model/viterbi.js';
+import { viterbi } from '../src/core/decode/viterbi.js';
 import type { Classifier } from '../src/types.js';
 
 export interface GoldenPage {

@@ -2,9 +2,9 @@
 //
 //   top level   src/ imports only src/ (and the model files in models/); dev/ imports src/ and dev/; eval/ and
 //               training/ import src/ and dev/, never each other; test/ imports src/, dev/ and test/.
-//   inside src/ foundation (types.ts, config.ts, errors.ts; the pure input checks sniff.ts and guard.ts, bytes.ts) <- parse/,
-//               fingerprint/ <- model/ <- render/ <- extract.ts <- hosts (lib.ts + cli.ts, and server/ + index.ts): a file imports only its own layer or
-//               lower ones, and the two hosts never import each other (cli.ts may use lib.ts).
+//   inside src/ foundation (types.ts, config.ts, errors.ts) <- core/ (parse, blocks, metadata, features, model, decode,
+//               render, extract.ts) <- io/ <- hosts/node/ and hosts/worker/: a file imports only its own layer or lower
+//               ones (srcLayer below), and the two hosts never import each other.
 //   everywhere  no import cycle, type-only imports included (a type cycle still ties two modules together).
 //
 // Imports are read with a regular expression (static `import`/`export ... from`, side-effect imports and literal
@@ -67,17 +67,26 @@ const TOP_ALLOWED: Readonly<Record<string, readonly string[]>> = {
   test: ['src', 'dev', 'test', 'models'],
 };
 
-/** Layer of a file under src/ (higher may import lower), and its host group for the top layer. */
-function srcLayer(path: string): { rank: number; host?: 'lib' | 'server' } {
+/**
+ * Layer of a file under src/ (higher may import lower), and its host group for the top layer.
+ *   0 foundation: types.ts, config.ts, errors.ts
+ *   core/ (html -> Extraction, no host): 1 parse/ and fingerprint/ <- 2 blocks/ and metadata/ <- 3 features/
+ *     <- 4 model/ and decode/ <- 5 render/ <- 6 extract.ts
+ *   7 io/: bytes from outside (the guarded fetch, the bounded content decoder, charset, sniffing, WARC, the URL guard)
+ *   8 hosts/node/ and hosts/worker/: never each other
+ */
+function srcLayer(path: string): { rank: number; host?: 'node' | 'worker' } {
   const p = path.slice('src/'.length);
-  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts' || p === 'sniff.ts' || p === 'guard.ts' || p === 'bytes.ts') return { rank: 0 };
-  // bulk/: pure parts of bulk extraction (WARC, robots.txt, scheduling, clusters over fingerprint/'s MinHash).
-  if (p.startsWith('parse/') || p.startsWith('fingerprint/') || p.startsWith('bulk/')) return { rank: 1 };
-  if (p.startsWith('model/')) return { rank: 2 };
-  if (p.startsWith('render/')) return { rank: 3 };
-  if (p === 'extract.ts') return { rank: 4 };
-  if (p === 'lib.ts' || p === 'cli.ts' || p.startsWith('batch') || p === 'html-bytes.ts') return { rank: 5, host: 'lib' }; // batch*.ts: pith batch and pith duplicates
-  if (p.startsWith('server/') || p === 'index.ts') return { rank: 5, host: 'server' };
+  if (p === 'types.ts' || p === 'config.ts' || p === 'errors.ts') return { rank: 0 };
+  if (p.startsWith('core/parse/') || p.startsWith('core/fingerprint/')) return { rank: 1 };
+  if (p.startsWith('core/blocks/') || p.startsWith('core/metadata/')) return { rank: 2 };
+  if (p.startsWith('core/features/')) return { rank: 3 };
+  if (p.startsWith('core/model/') || p.startsWith('core/decode/')) return { rank: 4 };
+  if (p.startsWith('core/render/')) return { rank: 5 };
+  if (p === 'core/extract.ts') return { rank: 6 };
+  if (p.startsWith('io/')) return { rank: 7 };
+  if (p.startsWith('hosts/node/')) return { rank: 8, host: 'node' };
+  if (p.startsWith('hosts/worker/')) return { rank: 8, host: 'worker' };
   throw new Error(`src/${p} is in no layer: add it to dev/layering.ts`);
 }
 

@@ -4,7 +4,7 @@
 //   date   — the same day (YYYY-MM-DD).
 // Pure: runs in Node and in workerd.
 
-import { normaliseDate } from '../src/parse/metadata-dates.js';
+import { normaliseDate } from '../src/core/metadata/dates.js';
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 

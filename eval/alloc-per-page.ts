@@ -11,8 +11,8 @@
 
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import { pageFilesOf } from '../src/batch.js';
-import { extractItem } from '../src/batch-extract.js';
+import { pageFilesOf } from '../src/hosts/node/batch.js';
+import { extractItem } from '../src/hosts/node/batch-extract.js';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string };
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const walk = (n: ProfileNode, parent: ProfileNode | null): void => {
     total += n.selfSize;
     if (n.selfSize > 0) {
-      // A built-in (no url) is charged to it and its caller: "split <- classWordsOf src/parse/context.ts".
+      // A built-in (no url) is charged to it and its caller: "split <- classWordsOf src/core/blocks/context.ts".
       const key = n.callFrame.url === '' && parent !== null ? `${frameName(n)} <- ${frameName(parent)}` : frameName(n);
       bytes.set(key, (bytes.get(key) ?? 0) + n.selfSize);
     }

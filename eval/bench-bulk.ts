@@ -13,7 +13,7 @@
 //    the V8 flags of workers that fill every core, start-up not counted), one process over all pages against two over
 //    the halves at once; and two pairs of loops over all pages at the same moment, both cores busy, each pair differing
 //    in one choice of those flags: V8's helper threads or one thread, and V8's default compilers or patient ones
-//    (src/batch.ts, FULL_CORES_V8_FLAGS).
+//    (src/hosts/node/batch.ts, FULL_CORES_V8_FLAGS).
 // 3. End to end: a local job of --e2e-urls URLs through `npm start` (eval/bulk-job.ts), and the URLs it lost.
 //
 // Every whole run also reports the CPU time the hypervisor took from this virtual machine while it ran (the `steal`
@@ -40,7 +40,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/batch.js';
+import { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, pageFilesOf, workerV8Flags } from '../src/hosts/node/batch.js';
 import { dataDir } from '../dev/corpus.js';
 import { runLocalJob, type JobRun } from './bulk-job.js';
 import { median } from '../dev/stats.js';
@@ -244,7 +244,7 @@ async function main(): Promise<void> {
   for (const h of halves) mkdirSync(h);
   files.forEach((f, i) => symlinkSync(f, join(halves[i % 2], f.replace(/^.*\//, ''))));
   // Readability.js runs with the V8 flags pith's workers get in the same setting (one process as `--jobs 1`, two at
-  // once as `--jobs 2`; src/batch.ts, workerV8Flags), so that the comparison is of the extractors, not of V8 settings.
+  // once as `--jobs 2`; src/hosts/node/batch.ts, workerV8Flags), so that the comparison is of the extractors, not of V8 settings.
   const readabilityRun = (processes: number, dir: string, out: string): Promise<Timed> =>
     timedRun(process.execPath, [...workerV8Flags(processes, availableParallelism()), '--import', 'tsx', 'eval/readability-batch.ts', dir, '--out', join(work, out)]);
   // The loops run with the V8 flags of workers that fill every core (FULL_CORES_V8_FLAGS), or with `v8` instead.

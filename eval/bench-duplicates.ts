@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from '../dev/stats.js';
 import { mulberry32 } from '../dev/rng.js';
-import { clusterSignatures, NEAR_DUPLICATE_PARAMS, signatureOf } from '../src/bulk/near-duplicates.js';
-import { LshIndex } from '../src/fingerprint/minhash.js';
+import { clusterSignatures, NEAR_DUPLICATE_PARAMS, signatureOf } from '../src/core/fingerprint/near-duplicates.js';
+import { LshIndex } from '../src/core/fingerprint/minhash.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SLOTS = NEAR_DUPLICATE_PARAMS.numHashes;

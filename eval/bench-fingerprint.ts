@@ -4,8 +4,8 @@
 //   npx tsx eval/bench-fingerprint.ts
 
 import { mulberry32 } from '../dev/rng.js';
-import { minhash } from '../src/fingerprint/minhash.js';
-import { simhash } from '../src/fingerprint/simhash.js';
+import { minhash } from '../src/core/fingerprint/minhash.js';
+import { simhash } from '../src/core/fingerprint/simhash.js';
 
 const WORDS = 'river bridge stone arch flood county engineer pier bedrock detour parade mayor mason valley winter spring'.split(' ');
 const next = mulberry32(9);

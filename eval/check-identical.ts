@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { extract } from '../src/lib.js';
-import { computeFeatures } from '../src/parse/features.js';
-import { parsePage } from '../src/parse/page.js';
+import { extract } from '../src/hosts/node/lib.js';
+import { computeFeatures } from '../src/core/features/features.js';
+import { parsePage } from '../src/core/blocks/page.js';
 import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 

@@ -1,6 +1,6 @@
 // How long `pith extract` on one page takes as a whole process: when its text reaches stdout and when the process
 // has ended, against the same extraction through the library in a fresh `node` with V8's default flags (what `pith
-// extract` did before it set WASM_TIERING_V8_FLAG, src/batch.ts). The two alternate, so that both see the same machine;
+// extract` did before it set WASM_TIERING_V8_FLAG, src/hosts/node/batch.ts). The two alternate, so that both see the same machine;
 // medians of the runs.
 //
 //   npm run bench:cli -- [<page.html>] [--runs 7]      (build first: npm run build)
@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pageFilesOf } from '../src/batch.js';
-import { gunzipIfNeeded, htmlOf } from '../src/html-bytes.js';
+import { pageFilesOf } from '../src/hosts/node/batch.js';
+import { gunzipIfNeeded, htmlOf } from '../src/hosts/node/html-bytes.js';
 import { dataDir } from '../dev/corpus.js';
 import { median } from '../dev/stats.js';
 

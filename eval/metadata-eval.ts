@@ -10,9 +10,9 @@
 // how often a value was given where the ground truth has none.
 
 import { parseArgs } from 'node:util';
-import { parseHtmlDocument } from '../src/parse/dom.js';
-import { extractMetadata } from '../src/parse/metadata.js';
-import { normaliseDate } from '../src/parse/metadata-dates.js';
+import { parseHtmlDocument } from '../src/core/parse/dom.js';
+import { extractMetadata } from '../src/core/metadata/metadata.js';
+import { normaliseDate } from '../src/core/metadata/dates.js';
 import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
 import { authorMatches, dateMatches, titleMatches } from '../dev/metadata-match.js';
 import { readSplits } from '../dev/splits.js';

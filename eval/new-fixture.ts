@@ -13,11 +13,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { extract } from '../src/lib.js';
+import { extract } from '../src/hosts/node/lib.js';
 import { dataDir, loadPage } from '../dev/corpus.js';
 import { type FixtureExpectation, normaliseForMatch } from '../dev/fixture-check.js';
 import { FIXTURES_DIR, fixtureName } from '../dev/fixtures.js';
-import { normaliseDate } from '../src/parse/metadata-dates.js';
+import { normaliseDate } from '../src/core/metadata/dates.js';
 import { readSplits } from '../dev/splits.js';
 
 async function main(): Promise<void> {

@@ -6,9 +6,9 @@
 import { createWriteStream } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { pageFilesOf, pageIdOf } from '../src/batch.js';
-import { gunzipIfNeeded } from '../src/html-bytes.js';
-import { decodeHtml } from '../src/parse/charset.js';
+import { pageFilesOf, pageIdOf } from '../src/hosts/node/batch.js';
+import { gunzipIfNeeded } from '../src/hosts/node/html-bytes.js';
+import { decodeHtml } from '../src/io/charset.js';
 import { readabilityExtract } from './readability.js';
 
 async function main(): Promise<void> {

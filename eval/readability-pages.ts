@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { mulberry32 } from '../dev/rng.js';
-import { decodeHtml } from '../src/parse/charset.js';
+import { decodeHtml } from '../src/io/charset.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const READABILITY_SPLIT_PATH = join(REPO_ROOT, 'eval', 'readability-split.json');

@@ -11,8 +11,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { extract } from '../src/lib.js';
-import { decodeHtml } from '../src/parse/charset.js';
+import { extract } from '../src/hosts/node/lib.js';
+import { decodeHtml } from '../src/io/charset.js';
 import { checkFixture, type ExpectedMetadata, type FixtureExpectation } from '../dev/fixture-check.js';
 import { FIXTURES_DIR } from '../dev/fixtures.js';
 

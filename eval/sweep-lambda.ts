@@ -6,7 +6,7 @@
 // benchmark's word-F1. Choosing lambda on the split you report is optimistic: prefer the training split.
 
 import { parseArgs } from 'node:util';
-import { extract } from '../src/lib.js';
+import { extract } from '../src/hosts/node/lib.js';
 import type { FeatureSetName } from '../src/types.js';
 import { alignBlocks } from '../dev/align.js';
 import { iterateCorpus } from '../dev/corpus.js';

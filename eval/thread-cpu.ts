@@ -7,7 +7,7 @@
 //   npx tsx eval/thread-cpu.ts ../shared/data/wcxb-dev/html --jobs 1      (build first: npm run build)
 //
 // With fewer workers than cores, a worker's helper threads run on an idle core; with --jobs 2 on two cores the
-// workers run V8 on one thread each (src/batch.ts, workerV8Flags), so that work lands on their main threads.
+// workers run V8 on one thread each (src/hosts/node/batch.ts, workerV8Flags), so that work lands on their main threads.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

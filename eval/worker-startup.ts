@@ -1,8 +1,8 @@
 // Where a `pith batch` worker's start-up goes, phase by phase: Node's own start until the first line of code runs,
 // importing the extraction code (dist/, as the workers run it), loading the model (onnxruntime's WebAssembly and
-// the three nets, timed as the first extraction of a one-line page), and the warm-up (src/batch-prime.ts). Each run
+// the three nets, timed as the first extraction of a one-line page), and the warm-up (src/hosts/node/batch-prime.ts). Each run
 // is a fresh `node` process with the V8 flags of the workers of `--jobs 1` and of `--jobs 2` on two cores
-// (src/batch.ts, workerV8Flags); medians of the runs.
+// (src/hosts/node/batch.ts, workerV8Flags); medians of the runs.
 //
 //   npx tsx eval/worker-startup.ts [--runs 5]      (build first: npm run build)
 
@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { workerV8Flags } from '../src/batch.js';
+import { workerV8Flags } from '../src/hosts/node/batch.js';
 import { median } from '../dev/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

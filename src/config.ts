@@ -8,14 +8,14 @@ export interface Limits {
   /** Largest number of blocks classified; past it the rest is ignored and the result is marked truncated. */
   maxBlocks: number;
   /**
-   * Deepest element nesting accepted, as the parser would nest them (src/parse/markup-scan.ts predicts it before
+   * Deepest element nesting accepted, as the parser would nest them (src/core/parse/markup-scan.ts predicts it before
    * parsing). Past it the page is refused: the parser's stack work grows with depth times tags.
    */
   maxNestingDepth: number;
   /**
    * Most DOM nodes the parse may create (elements, attributes, text nodes, comments, and each class name, counted
    * by the pre-scan). Bounds the parse's time and memory (set when the parse was linkedom's, ~150-460 bytes and
-   * ~5-15 µs per node; src/parse/dom.ts costs less): past it the page is cut before parsing, and the result is
+   * ~5-15 µs per node; src/core/parse/dom.ts costs less): past it the page is cut before parsing, and the result is
    * marked truncated.
    */
   maxParseNodes: number;

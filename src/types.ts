@@ -100,7 +100,7 @@ export interface Timings {
   totalMs: number;
 }
 
-/** What the page says about itself (src/parse/metadata.ts). Absent fields are null. */
+/** What the page says about itself (src/core/metadata/metadata.ts). Absent fields are null. */
 export interface PageMetadata {
   /** Headline: JSON-LD, Open Graph, Twitter, `<title>` without the site name, first `h1`. */
   title: string | null;
@@ -130,7 +130,7 @@ export const PAGE_KINDS = ['article', 'product', 'discussion', 'listing'] as con
 export type PageKind = (typeof PAGE_KINDS)[number];
 
 /**
- * Fingerprint of the extracted text, for finding near-duplicates across a corpus (src/fingerprint/simhash.ts).
+ * Fingerprint of the extracted text, for finding near-duplicates across a corpus (src/core/fingerprint/simhash.ts).
  * An object so that other signatures can be added without changing the field's type.
  */
 export interface Fingerprint {
@@ -149,7 +149,7 @@ export function isOutputFormat(value: string): value is OutputFormat {
 }
 
 /**
- * Which rung of the decoding ladder (src/model/decode.ts) produced the labels; 'none' when every rung ran and none
+ * Which rung of the decoding ladder (src/core/decode/decode.ts) produced the labels; 'none' when every rung ran and none
  * kept anything (the page has no main content).
  */
 export type DecodeRung = 'viterbi' | 'unary' | 'best-block' | 'short-page' | 'none';
@@ -174,7 +174,7 @@ export interface Extraction {
   modelVersion: string;
   featureSet: FeatureSetName;
   /**
-   * Which rung of the decoding ladder produced the labels (src/model/decode.ts): 'viterbi' or 'unary' as asked, or a
+   * Which rung of the decoding ladder produced the labels (src/core/decode/decode.ts): 'viterbi' or 'unary' as asked, or a
    * fallback ('unary' after an empty Viterbi result, 'best-block' when both kept nothing).
    */
   decoder: DecodeRung;
@@ -210,7 +210,7 @@ export interface ModelInfo {
 
 /**
  * What extract() sees of the model. Features are raw (unstandardised); the classifier
- * applies the sidecar's normalisation. Implementations: ONNX (src/model/onnx-classifier.ts).
+ * applies the sidecar's normalisation. Implementations: ONNX (src/core/model/onnx-classifier.ts).
  */
 export interface PredictOptions {
   /**

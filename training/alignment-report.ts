@@ -45,7 +45,7 @@ export function writeAlignmentReport(records: PageRecord[], ctx: ReportContext, 
       'Block labels come from aligning `ground_truth.main_content` with the block texts of `parsePage` ' +
       '(docs/design.md, Labels; details at the top of dev/align.ts). The labels do not depend on ' +
       `the feature set. Code: commit ${ctx.code.commit.slice(0, 10)}` +
-      (ctx.code.parseCodeDirty ? ' with uncommitted changes in src/parse.' : '.'),
+      (ctx.code.parseCodeDirty ? ' with uncommitted changes in src/core.' : '.'),
     '',
   );
   lines.push(

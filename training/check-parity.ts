@@ -1,4 +1,4 @@
-// PyTorch vs onnxruntime-web parity, through the runtime code that ships (src/model) and the one parity check
+// PyTorch vs onnxruntime-web parity, through the runtime code that ships (src/core/model) and the one parity check
 // (dev/golden-parity.ts). Called by training/export.py; exits 1 when a probability differs by more than the golden
 // file's tolerance or Viterbi decodes differently.
 //
@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { readGoldenFile } from '../dev/golden-file.js';
 import { checkGoldenParity } from '../dev/golden-parity.js';
-import { loadNodeClassifier } from '../src/model/node-assets.js';
+import { loadNodeClassifier } from '../src/hosts/node/model-assets.js';
 import type { FeatureSetName } from '../src/types.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string', default: 'models' }, set: { type: 'string', default: 'pith' } } });

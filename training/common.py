@@ -1,5 +1,5 @@
 """Shared by train.py and export.py: config loading, the dataset written by `npm run dump`, standardisation,
-metrics and Viterbi decoding (the same algorithm as src/model/viterbi.ts)."""
+metrics and Viterbi decoding (the same algorithm as src/core/decode/viterbi.ts)."""
 
 import json
 import os
@@ -25,7 +25,7 @@ CONFIG_DEFAULTS = {
 }
 
 # log(p) is taken of max(p, LOG_FLOOR) so that a probability that underflowed to 0 stays finite (and 0 * log p
-# stays 0 when lambda is 0). Same constant in src/model/viterbi.ts.
+# stays 0 when lambda is 0). Same constant in src/core/decode/viterbi.ts.
 LOG_FLOOR = 1e-30
 
 

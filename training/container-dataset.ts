@@ -1,4 +1,4 @@
-// Dataset of the main-content container model (src/parse/container.ts), and the per-block container columns for
+// Dataset of the main-content container model (src/core/features/container.ts), and the per-block container columns for
 // the block-model ablation.
 //
 //   npx tsx training/container-dataset.ts [--limit N] [--out DIR]
@@ -24,9 +24,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
-import { CONTAINER_MODEL, predictContainer } from '../src/model/container-model.js';
-import { CONTAINER_FEATURES, blocksInside, containerCandidates } from '../src/parse/container.js';
-import { parsePage } from '../src/parse/page.js';
+import { CONTAINER_MODEL, predictContainer } from '../src/core/model/container-model.js';
+import { CONTAINER_FEATURES, blocksInside, containerCandidates } from '../src/core/features/container.js';
+import { parsePage } from '../src/core/blocks/page.js';
 import type { CdomNode } from '../src/types.js';
 import { alignBlocks } from '../dev/align.js';
 

@@ -3,7 +3,7 @@
 //   npx tsx training/container-eval.ts [--runs training/runs/container] [--limit N] [--json OUT]
 //
 // For every val page (training/splits.json, all of them, as eval/run-eval.ts): the text of the predicted container
-// ("keep everything in the container", src/render/text.ts) scored against the ground truth with dev/score.ts, for
+// ("keep everything in the container", src/core/render/text.ts) scored against the ground truth with dev/score.ts, for
 // each model variant in --runs (written by training/container.py) and k = 1..8; beside it the rows "everything"
 // (the CDOM root), "nothing", the oracle container (the training label, needs the alignment), the shipped block
 // model (lib extract) and the block model restricted to the predicted container of the shipped container model.
@@ -15,11 +15,11 @@ import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { type PageScore, scorePage, summarise } from '../dev/score.js';
-import { extract } from '../src/lib.js';
-import { CONTAINER_MODEL, type ContainerModel, deepestOfTopK, loadContainerModel, scoreCandidates } from '../src/model/container-model.js';
-import { blocksInside, containerCandidates } from '../src/parse/container.js';
-import { parsePage } from '../src/parse/page.js';
-import { renderText } from '../src/render/text.js';
+import { extract } from '../src/hosts/node/lib.js';
+import { CONTAINER_MODEL, type ContainerModel, deepestOfTopK, loadContainerModel, scoreCandidates } from '../src/core/model/container-model.js';
+import { blocksInside, containerCandidates } from '../src/core/features/container.js';
+import { parsePage } from '../src/core/blocks/page.js';
+import { renderText } from '../src/core/render/text.js';
 import type { CdomNode } from '../src/types.js';
 import { alignBlocks } from '../dev/align.js';
 import { contentCharsByNode } from './container-dataset.js';

@@ -202,7 +202,7 @@ def mean_probability(models, x):
 
 def deepest_of_top_k(scores, depths, k):
     """Deepest of the k best (ties in depth: higher score, then earlier) -- as deepestOfTopK in
-    src/model/container-model.ts."""
+    src/core/model/container-model.ts."""
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: max(1, k)]
     best = order[0]
     for i in order[1:]:

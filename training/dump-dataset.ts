@@ -26,8 +26,8 @@ import { parseArgs } from 'node:util';
 import { type PageType, loadPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { tokenize } from '../dev/score.js';
-import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/parse/features.js';
-import { parsePage } from '../src/parse/page.js';
+import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/core/features/features.js';
+import { parsePage } from '../src/core/blocks/page.js';
 import type { FeatureSetName } from '../src/types.js';
 import { type AlignStats, alignBlocks } from '../dev/align.js';
 import { type PageRecord, writeAlignmentReport } from './alignment-report.js';
@@ -110,7 +110,7 @@ function nonFinite(values: Float32Array, cols: number, names: string[]): string[
 function codeVersion(): { commit: string; parseCodeDirty: boolean } {
   try {
     const git = (...a: string[]): string => execFileSync('git', a, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    return { commit: git('rev-parse', 'HEAD'), parseCodeDirty: git('status', '--porcelain', '--', 'src/parse', 'src/types.ts', 'src/config.ts') !== '' };
+    return { commit: git('rev-parse', 'HEAD'), parseCodeDirty: git('status', '--porcelain', '--', 'src/core', 'src/types.ts', 'src/config.ts') !== '' };
   } catch {
     return { commit: 'unknown', parseCodeDirty: true };
   }
@@ -126,7 +126,7 @@ function main(): void {
   const args = readArgs(process.argv.slice(2));
   const t0 = performance.now();
   const version = codeVersion();
-  if (version.parseCodeDirty) process.stderr.write('warning: src/parse has uncommitted changes; the dump records this\n');
+  if (version.parseCodeDirty) process.stderr.write('warning: src/core has uncommitted changes; the dump records this\n');
   const splits = readSplits();
   const names = featureNames(args.set);
   const nU = names.unary.length;

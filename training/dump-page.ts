@@ -1,5 +1,5 @@
 // Page-feature dump for the second stage (issue 10): every page of a first-stage dump is parsed again, its first
-// pass run by a net that never saw it, and its page features (src/parse/page-context.ts, the code inference runs)
+// pass run by a net that never saw it, and its page features (src/core/features/page-context.ts, the code inference runs)
 // written beside the first-stage arrays.
 //
 //   npm run dump:page -- [--set pith] [--data DIR] [--run DIR] [--models DIR]
@@ -15,12 +15,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
-import { loadNodeClassifier } from '../src/model/node-assets.js';
-import { computeFeatures } from '../src/parse/features.js';
-import { PAGE_FEATURE_SCHEMA, computePageFeatures, pageFeatureNames } from '../src/parse/page-context.js';
-import { extractMetadata } from '../src/parse/metadata.js';
-import type { DomNode } from '../src/parse/dom.js';
-import { parsePage } from '../src/parse/page.js';
+import { loadNodeClassifier } from '../src/hosts/node/model-assets.js';
+import { computeFeatures } from '../src/core/features/features.js';
+import { PAGE_FEATURE_SCHEMA, computePageFeatures, pageFeatureNames } from '../src/core/features/page-context.js';
+import { extractMetadata } from '../src/core/metadata/metadata.js';
+import type { DomNode } from '../src/core/parse/dom.js';
+import { parsePage } from '../src/core/blocks/page.js';
 import type { Classifier } from '../src/types.js';
 import type { IndexPage } from './dump-dataset.js';
 

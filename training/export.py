@@ -205,7 +205,7 @@ def main():
         json.dump(golden, f, separators=(",", ":"))
         f.write("\n")
 
-    # --- parity: onnxruntime-web from Node, through src/model (the code that ships)
+    # --- parity: onnxruntime-web from Node, through src/core/model (the code that ships)
     cmd = ["npx", "--no-install", "tsx", os.path.join("training", "check-parity.ts"), "--dir", args.out, "--set", args.set]
     result = subprocess.run(cmd, cwd=ROOT)
     if result.returncode != 0:

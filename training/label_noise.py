@@ -13,7 +13,7 @@ train.py --dynamics):
   the same loss: a constant predictor, whose optimum under the (class x block) weighted cross-entropy is the weighted
   class share (0.5 / 0.5 under balanced class weights and no block weights); the plain label prior is shown too.
 Hard-to-learn = confidence < --max-confidence and variability < --max-variability: the net consistently says the
-other label. The sample's texts come from parsing the pages again (src/parse) with the ground truth beside them; the
+other label. The sample's texts come from parsing the pages again (src/core) with the ground truth beside them; the
 categories in SAMPLE_NOTES were assigned by reading them (re-running with other data re-samples: notes of blocks not
 sampled are ignored, new ones are listed as "not looked at").
 """
@@ -62,7 +62,7 @@ SAMPLE_NOTES: dict = {
 
 TEXT_SCRIPT = r"""
 import { loadPage } from '%(root)s/dev/corpus.ts';
-import { parsePage } from '%(root)s/src/parse/page.ts';
+import { parsePage } from '%(root)s/src/core/blocks/page.ts';
 const wanted = JSON.parse(process.argv[2]);
 const out = {};
 for (const [id, idx] of Object.entries(wanted)) {

@@ -4,7 +4,7 @@
                                                        # the training sites -> training/runs/<set>/folds/<k>/ (ONNX)
     npm run dump:page                                  # TS: first pass of every page by the net that never saw it
                                                        # (its fold's net for train pages, models/ for val pages) and
-                                                       # the page features (src/parse/page-context.ts) -> page.f32
+                                                       # the page features (src/core/features/page-context.ts) -> page.f32
     /usr/bin/python3 training/page.py train            # the page net on page.f32 -> training/runs/<set>/page.pt
     /usr/bin/python3 training/page.py export           # models/<set>-page.onnx, `page` in models/<set>.json, golden
                                                        # pages, lambda on val, parity through the TS runtime
@@ -113,7 +113,7 @@ class PageData:
         self.names = self.index["pageFeatureNames"]
         self.x = np.fromfile(os.path.join(data_dir, "page.f32"), dtype="<f4").reshape(-1, len(self.names))  # [totalBlocks, nP]
         if not np.all(np.isfinite(self.x)):
-            raise SystemExit("page.f32 holds NaN or infinity: fix src/parse/page-context.ts")
+            raise SystemExit("page.f32 holds NaN or infinity: fix src/core/features/page-context.ts")
 
 
 def cmd_train(args):

@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type CorpusPage, PAGE_TYPES, type PageType, iterateCorpus, listPageIds } from '../dev/corpus.js';
 import { SPLITS_PATH } from '../dev/splits.js';
-import { LshIndex, minhashOfShingles, shingleHashes } from '../src/fingerprint/minhash.js';
+import { LshIndex, minhashOfShingles, shingleHashes } from '../src/core/fingerprint/minhash.js';
 import { mulberry32 } from '../dev/rng.js';
 
 export const SPLIT_SEED = 20260101;

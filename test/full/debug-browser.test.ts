@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extract } from '../../src/lib.js';
-import { parsePage } from '../../src/parse/page.js';
-import { renderDebugHtml } from '../../src/render/debug.js';
+import { extract } from '../../src/hosts/node/lib.js';
+import { parsePage } from '../../src/core/blocks/page.js';
+import { renderDebugHtml } from '../../src/core/render/debug.js';
 import { ARTICLE_PAGE, extractionFromLabels } from '../node/render/debug-helpers.js';
 
 const CHROMIUM = process.env.PITH_CHROMIUM ?? '/usr/bin/chromium';

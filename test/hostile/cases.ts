@@ -14,7 +14,7 @@
 //   defect    issue 11 defect number it reproduces, if any
 //   input     what is sent (see Input below)
 //   expect    'ok' (HTTP 200 / extract() resolves with text) or the PithError code (HTTP status from
-//             src/server/errors.ts); 'no_content' when the extraction is empty (the Worker's 422, the library's
+//             src/hosts/worker/errors.ts); 'no_content' when the extraction is empty (the Worker's 422, the library's
 //             empty text). A list means any of them is right (when the model decides between 'ok' and 'no_content').
 //   worker    the Worker's outcome when it differs from `expect` (e.g. POST size caps)
 //   budgetMs  wall-clock budget for the case, generous (a guard against hangs, not a speed test)
@@ -548,7 +548,7 @@ export const CASES: HostileCase[] = [
     budgetMs: 15_000,
   },
 
-  // -- parser bounds (issue 11, defects 2-3), beyond the cases above: the pre-scan (src/parse/markup-scan.ts) also
+  // -- parser bounds (issue 11, defects 2-3), beyond the cases above: the pre-scan (src/core/parse/markup-scan.ts) also
   //    bounds the parser's stack work, and a page cut at a budget keeps what came before the cut --
   {
     name: 'deep-then-unmatched',

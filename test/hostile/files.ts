@@ -10,7 +10,7 @@
 import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { mulberry32 } from '../../dev/rng.js';
-import { memberHeader } from '../../src/batch-gzip.js';
+import { memberHeader } from '../../src/hosts/node/batch-gzip.js';
 
 export interface FileCase {
   name: string;

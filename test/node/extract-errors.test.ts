@@ -2,7 +2,7 @@
 // errors keep theirs, anything unexpected becomes `extraction_failed` with the stage and the original error.
 import { describe, expect, it } from 'vitest';
 import { PithError } from '../../src/errors.js';
-import { extract } from '../../src/lib.js';
+import { extract } from '../../src/hosts/node/lib.js';
 
 async function failure(p: Promise<unknown>): Promise<PithError> {
   try {

@@ -5,8 +5,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FixtureExpectation } from '../../dev/fixture-check.js';
 import { FIXTURES_DIR } from '../../dev/fixtures.js';
-import { extract } from '../../src/lib.js';
-import { decodeHtml } from '../../src/parse/charset.js';
+import { extract } from '../../src/hosts/node/lib.js';
+import { decodeHtml } from '../../src/io/charset.js';
 import { describeFixturePages } from '../suites/fixture-pages.js';
 
 const pages = readdirSync(FIXTURES_DIR, { withFileTypes: true })

@@ -4,7 +4,7 @@
 // test/workers/hostile.test.ts.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extract, PithError } from '../../src/lib.js';
+import { extract, PithError } from '../../src/hosts/node/lib.js';
 import { articlePage, CASES, expectedOutcomes, type Result } from '../hostile/cases.js';
 
 const ORDINARY = articlePage();

@@ -15,7 +15,7 @@ describe('npm package contents', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
     const files = pack.files.map((f) => f.path);
-    for (const needed of ['LICENSE', 'README.md', 'package.json', 'bin/pith.js', 'dist/src/lib.js', 'dist/src/cli.js', 'dist/src/batch-worker.js', 'dist/src/batch-duplicates-worker.js', 'models/pith.json', 'models/pith-unary.onnx', 'models/paper.json']) {
+    for (const needed of ['LICENSE', 'README.md', 'package.json', 'bin/pith.js', 'dist/src/hosts/node/lib.js', 'dist/src/hosts/node/cli.js', 'dist/src/hosts/node/batch-worker.js', 'dist/src/hosts/node/batch-duplicates-worker.js', 'models/pith.json', 'models/pith-unary.onnx', 'models/paper.json']) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => /golden|\.map$|^(test|eval|training|dev|scripts|src)\//.test(f));

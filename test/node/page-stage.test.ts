@@ -1,6 +1,6 @@
 // The page-level second stage in extract(): on by default when the model has one, `stage: 'block'` skips it.
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../src/lib.js';
+import { extract } from '../../src/hosts/node/lib.js';
 
 const STORY = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i + 1} of the story tells what happened in the town council meeting on Monday evening, and why it matters.</p>`).join('');
 const HTML =

@@ -9,7 +9,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 export function pith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((ok) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', 'tsx', 'src/hosts/node/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) =>
       ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
     );
   });

@@ -1,7 +1,7 @@
 // Pages with hardly any text, through the real pipeline and the shipped model: what a reader sees on the page is
 // the answer, and a page with nothing to read says so (empty text, decoder 'none').
 import { describe, expect, it } from 'vitest';
-import { extract } from '../../src/lib.js';
+import { extract } from '../../src/hosts/node/lib.js';
 
 const doc = (body: string) => `<!DOCTYPE html><html><head><title>Note</title></head><body>${body}</body></html>`;
 

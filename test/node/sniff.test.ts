@@ -1,8 +1,8 @@
-// src/sniff.ts: what is binary and what is text, on bytes built here.
+// src/io/sniff.ts: what is binary and what is text, on bytes built here.
 
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SNIFF_BYTES, sniffBinary } from '../../src/sniff.js';
+import { SNIFF_BYTES, sniffBinary } from '../../src/io/sniff.js';
 
 const enc = new TextEncoder();
 

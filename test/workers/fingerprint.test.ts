@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import fixture from '../fixtures/fingerprints.json' with { type: 'json' };
-import { minhash } from '../../src/fingerprint/minhash';
-import { hammingDistance, simhash } from '../../src/fingerprint/simhash';
+import { minhash } from '../../src/core/fingerprint/minhash';
+import { hammingDistance, simhash } from '../../src/core/fingerprint/simhash';
 import { call, extractPath, page, uniqueId } from './server/helpers';
 
 interface Case {

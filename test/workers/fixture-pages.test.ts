@@ -2,8 +2,8 @@
 // use) on the pages fetched from the page server and decoded by the charset module, as the server decodes pages.
 import { inject } from 'vitest';
 import type { FixtureExpectation } from '../../dev/fixture-check.js';
-import { decodeHtml } from '../../src/parse/charset.js';
-import { workerExtractor } from '../../src/server/worker-extractor.js';
+import { decodeHtml } from '../../src/io/charset.js';
+import { workerExtractor } from '../../src/hosts/worker/worker-extractor.js';
 import { describeFixturePages } from '../suites/fixture-pages.js';
 import { page } from './server/helpers';
 

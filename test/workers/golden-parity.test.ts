@@ -2,7 +2,7 @@
 // PyTorch outputs of models/pith.golden.json.
 import { expect, it } from 'vitest';
 import golden from '../../models/pith.golden.json' with { type: 'json' };
-import { getWorkerClassifier } from '../../src/model/worker-assets.js';
+import { getWorkerClassifier } from '../../src/hosts/worker/model-assets.js';
 import type { GoldenFile } from '../../dev/golden-parity.js';
 import { describeGoldenParity } from '../suites/golden-parity.js';
 

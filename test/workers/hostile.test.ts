@@ -4,7 +4,7 @@
 // within its budget, and GET /health must answer 200 right after it: one hostile request costs one error answer.
 
 import { describe, expect, inject, it } from 'vitest';
-import { STATUS_OF } from '../../src/server/errors';
+import { STATUS_OF } from '../../src/hosts/worker/errors';
 import { CASES, expectedOutcomes, type HostileCase, type Result } from '../hostile/cases';
 import { call } from './server/helpers';
 

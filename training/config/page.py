@@ -1,5 +1,5 @@
 # Config of the page-level second stage (training/page.py train): the unary training of default.py over the page
-# features (src/parse/page-context.ts) of out-of-fold first passes; only the Viterbi lambda grid differs.
+# features (src/core/features/page-context.ts) of out-of-fold first passes; only the Viterbi lambda grid differs.
 base = 'default'
 
 lambdas = [0.0, 0.05, 0.1, 0.25, 0.5, 1.0]

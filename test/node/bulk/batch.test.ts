@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pith, ROOT } from '../pith-cli.js';
-import { htmlPageOf, readWarc } from '../../../src/bulk/warc.js';
+import { htmlPageOf, readWarc } from '../../../src/io/warc.js';
 import { fixturePages } from '../../fixtures/warc/make-warc.js';
 
 const WARC = join(ROOT, 'test/fixtures/warc/pages.warc.gz');
@@ -140,7 +140,7 @@ describe('pith batch --resume', () => {
     expect(linesOf(reference)).toHaveLength(78);
 
     const out = join(dir, 'many-killed.jsonl');
-    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'batch', folder, '--jobs', '2', '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const run = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/cli.ts', 'batch', folder, '--jobs', '2', '--out', out], { cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((ok) => run.on('exit', (_code, signal) => ok(signal)));
     const completeLines = (): number => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').length - 1 : 0);
     while (completeLines() < 10) await new Promise((r) => setTimeout(r, 20));
@@ -179,7 +179,7 @@ describe('pith batch --resume', () => {
   }, 240_000);
 
   it('reads what an earlier run left in bounded memory: complete lines counted, half a line not, a line too long or a last line not of pith refused', async () => {
-    const { batchOutputSoFar } = await import('../../../src/batch.js');
+    const { batchOutputSoFar } = await import('../../../src/hosts/node/batch.js');
     const path = join(dir, 'so-far.jsonl');
     const ok = '{"id":"a","text":"x","fingerprint":null,"ms":1,"markdown":"x"}';
     const failed = '{"id":"b","text":"","fingerprint":null,"ms":1,"error":"not_html"}';
@@ -280,7 +280,7 @@ describe('pith batch --resume', () => {
 
 describe('the worker processes of --jobs', () => {
   it('a worker process that dies ends the batch with an error, not a hang', async () => {
-    const { runBatchPool } = await import('../../../src/batch.js');
+    const { runBatchPool } = await import('../../../src/hosts/node/batch.js');
     const html = readFileSync(join(pagesDir, readdirSync(pagesDir)[0]), 'utf8');
     const written: number[] = [];
     async function* items() {
@@ -310,7 +310,7 @@ describe('the worker processes of --jobs', () => {
 
 describe('the V8 flags of the workers', () => {
   it('one thread per worker and patient compilers only when the workers fill every core', async () => {
-    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/batch.js');
+    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS, workerV8Flags } = await import('../../../src/hosts/node/batch.js');
     expect(FULL_CORES_V8_FLAGS).toEqual(['--single-threaded', '--interrupt-budget=270336', '--max-inlined-bytecode-size-cumulative=460']);
     // every worker, one or many, leaves onnxruntime's start-up code to WebAssembly's baseline compiler
     expect(WORKER_V8_FLAGS).toEqual(['--max-semi-space-size=64', '--wasm-tiering-budget=18000000']);
@@ -322,7 +322,7 @@ describe('the V8 flags of the workers', () => {
   });
 
   it('every flag is one this Node.js knows (an unknown V8 flag would stop the workers from starting)', async () => {
-    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS } = await import('../../../src/batch.js');
+    const { FULL_CORES_V8_FLAGS, WORKER_V8_FLAGS } = await import('../../../src/hosts/node/batch.js');
     const r = spawnSync(process.execPath, [...WORKER_V8_FLAGS, ...FULL_CORES_V8_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('ok');

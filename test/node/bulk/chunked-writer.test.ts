@@ -1,9 +1,9 @@
-// `pith batch` writes its lines and its progress in chunks (ChunkedWriter in src/cli.ts): everything arrives, in
+// `pith batch` writes its lines and its progress in chunks (ChunkedWriter in src/hosts/node/cli.ts): everything arrives, in
 // order, in far fewer writes than lines, and no later than the delay after it was written.
 
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ChunkedWriter } from '../../../src/cli.js';
+import { ChunkedWriter } from '../../../src/hosts/node/cli.js';
 
 /** A real stream that keeps what each write handed it (and can be made to fail). */
 function sink(fail = false): { stream: Writable; writes: string[] } {

@@ -1,4 +1,4 @@
-// The coordinating process of `pith batch` (src/cli.ts, src/batch.ts) starts its workers before it would have loaded
+// The coordinating process of `pith batch` (src/hosts/node/cli.ts, src/hosts/node/batch.ts) starts its workers before it would have loaded
 // the model's code: the modules it imports at start-up (its static imports, followed through src/, read with
 // dev/layering.ts) reach neither onnxruntime nor the extraction pipeline. `pith extract` loads them when it runs (a
 // dynamic import).

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gunzipMembers } from '../../../src/bulk/gzip-members.js';
+import { gunzipMembers } from '../../../src/io/gzip-members.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 async function collect(bytes: Uint8Array, pieceBytes: number): Promise<Buffer> {

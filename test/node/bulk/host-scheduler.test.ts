@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPerHost } from '../../../src/bulk/host-scheduler.js';
+import { runPerHost } from '../../../src/hosts/worker/jobs/host-scheduler.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterSignatures, decodeSignature, encodeSignature, NEAR_DUPLICATE_PARAMS, signatureOf } from '../../../src/bulk/near-duplicates.js';
-import { estimateJaccard, isEmptySignature } from '../../../src/fingerprint/minhash.js';
+import { clusterSignatures, decodeSignature, encodeSignature, NEAR_DUPLICATE_PARAMS, signatureOf } from '../../../src/core/fingerprint/near-duplicates.js';
+import { estimateJaccard, isEmptySignature } from '../../../src/core/fingerprint/minhash.js';
 import { articleSentences } from '../../../dev/bulk-pages.js';
 import { mulberry32 } from '../../../dev/rng.js';
 

@@ -1,13 +1,13 @@
-// The warm-up of `pith batch` workers (src/batch-prime.ts): its page extracts in every format the batch offers, and
+// The warm-up of `pith batch` workers (src/hosts/node/batch-prime.ts): its page extracts in every format the batch offers, and
 // extracting it leaves what later pages give unchanged.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PRIME_PAGE, primeExtraction } from '../../../src/batch-prime.js';
-import { extract } from '../../../src/lib.js';
-import type { BatchFormat } from '../../../src/batch.js';
+import { PRIME_PAGE, primeExtraction } from '../../../src/hosts/node/batch-prime.js';
+import { extract } from '../../../src/hosts/node/lib.js';
+import type { BatchFormat } from '../../../src/hosts/node/batch.js';
 
 const PAGES = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'pages'));
 const FORMATS: BatchFormat[] = ['text', 'markdown', 'html', 'json'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowed, parseRobots, robotsFromStatus } from '../../../src/bulk/robots.js';
+import { isAllowed, parseRobots, robotsFromStatus } from '../../../src/io/robots.js';
 
 describe('robots.txt (RFC 9309)', () => {
   const text = [

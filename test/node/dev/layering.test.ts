@@ -11,8 +11,8 @@ describe('layering of the repository', () => {
   const graph = readImportGraph(ROOT);
 
   it('reads the imports of every source folder', () => {
-    expect(graph.get('src/extract.ts')).toContain('src/parse/page.ts');
-    expect(graph.get('src/server/app.ts')).toContain('src/server/extractor.ts');
+    expect(graph.get('src/core/extract.ts')).toContain('src/core/blocks/page.ts');
+    expect(graph.get('src/hosts/worker/app.ts')).toContain('src/hosts/worker/extractor.ts');
     expect([...graph.keys()].some((f) => f.startsWith('training/'))).toBe(true);
   });
 
@@ -31,18 +31,18 @@ describe('the layering check itself', () => {
   it('reports a lower layer importing a higher one, one host importing another, and a cross-folder import', () => {
     const v = layerViolations(
       g({
-        'src/parse/page.ts': ['src/render/text.ts'],
-        'src/render/text.ts': [],
-        'src/lib.ts': ['src/server/app.ts'],
-        'src/server/app.ts': [],
+        'src/core/blocks/page.ts': ['src/core/render/text.ts'],
+        'src/core/render/text.ts': [],
+        'src/hosts/node/lib.ts': ['src/hosts/worker/app.ts'],
+        'src/hosts/worker/app.ts': [],
         'eval/x.ts': ['training/y.ts'],
         'training/y.ts': [],
-        'src/extract.ts': ['dev/corpus.ts'],
+        'src/core/extract.ts': ['dev/corpus.ts'],
         'dev/corpus.ts': [],
       }),
     );
     expect(v).toHaveLength(4);
-    expect(v.join('\n')).toMatch(/parse\/page\.ts -> src\/render\/text\.ts: a lower layer/);
+    expect(v.join('\n')).toMatch(/blocks\/page\.ts -> src\/core\/render\/text\.ts: a lower layer/);
     expect(v.join('\n')).toMatch(/one host imports another/);
     expect(v.join('\n')).toMatch(/eval\/ may import only/);
     expect(v.join('\n')).toMatch(/src\/ may import only/);

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FINGERPRINT_FIXTURE, makeFixture, type FingerprintFixture } from '../../../dev/fingerprint-fixture.js';
-import { minhash } from '../../../src/fingerprint/minhash.js';
-import { simhash } from '../../../src/fingerprint/simhash.js';
+import { minhash } from '../../../src/core/fingerprint/minhash.js';
+import { simhash } from '../../../src/core/fingerprint/simhash.js';
 
 const committed = JSON.parse(readFileSync(FINGERPRINT_FIXTURE, 'utf8')) as FingerprintFixture;
 

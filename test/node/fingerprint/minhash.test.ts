@@ -8,7 +8,7 @@ import {
   minhash,
   minhashOfShingles,
   shingleHashes,
-} from '../../../src/fingerprint/minhash.js';
+} from '../../../src/core/fingerprint/minhash.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 

@@ -10,8 +10,8 @@ import {
   simhashBands,
   simhashOfWords,
   wordHashes,
-} from '../../../src/fingerprint/simhash.js';
-import { fmix32 } from '../../../src/fingerprint/hash.js';
+} from '../../../src/core/fingerprint/simhash.js';
+import { fmix32 } from '../../../src/core/fingerprint/hash.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLadder, FALLBACK_MIN_WORDS, SHORT_PAGE_MAX_WORDS, SHORT_PAGE_MIN_WORDS } from '../../../src/model/decode.js';
-import { viterbi } from '../../../src/model/viterbi.js';
+import { decodeLadder, FALLBACK_MIN_WORDS, SHORT_PAGE_MAX_WORDS, SHORT_PAGE_MIN_WORDS } from '../../../src/core/decode/decode.js';
+import { viterbi } from '../../../src/core/decode/viterbi.js';
 import type { Potentials } from '../../../src/types.js';
 
 /** Potentials from per-block content probabilities and a flat pairwise net. */

@@ -2,10 +2,10 @@
 // schema version), and extract() refuses a model that does not.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FEATURE_SCHEMA, featureNames } from '../../../src/parse/features.js';
-import { extractWith } from '../../../src/extract.js';
-import { defaultModelDir, loadNodeClassifier } from '../../../src/model/node-assets.js';
-import { checkSidecar, parseSidecar } from '../../../src/model/sidecar.js';
+import { FEATURE_SCHEMA, featureNames } from '../../../src/core/features/features.js';
+import { extractWith } from '../../../src/core/extract.js';
+import { defaultModelDir, loadNodeClassifier } from '../../../src/hosts/node/model-assets.js';
+import { checkSidecar, parseSidecar } from '../../../src/core/model/sidecar.js';
 
 describe.each(['pith', 'paper'] as const)('models/%s.json', (set) => {
   it("has the code's feature names, in order, and its feature schema", () => {

@@ -2,7 +2,7 @@
 // the golden-parity suite (golden-parity.test.ts).
 import { describe, expect, it } from 'vitest';
 import { readGoldenFile } from '../../../dev/golden-file.js';
-import { loadNodeClassifier } from '../../../src/model/node-assets.js';
+import { loadNodeClassifier } from '../../../src/hosts/node/model-assets.js';
 
 function maxAbsDiff(a: Float32Array, b: number[]): number {
   expect(a.length).toBe(b.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PithError } from '../../../src/errors.js';
-import { checkSidecar, parseSidecar, type Sidecar } from '../../../src/model/sidecar.js';
+import { checkSidecar, parseSidecar, type Sidecar } from '../../../src/core/model/sidecar.js';
 
 function sidecar(overrides: Partial<Sidecar> = {}): Sidecar {
   return {
@@ -77,7 +77,7 @@ describe('parseSidecar, page stage', () => {
   it('accepts a sidecar with a page stage and passes its names and lambda on', async () => {
     const parsed = parseSidecar(sidecar({ page }));
     expect(parsed.page?.featureNames).toEqual(['p', 'q']);
-    const { sidecarInfo } = await import('../../../src/model/sidecar.js');
+    const { sidecarInfo } = await import('../../../src/core/model/sidecar.js');
     expect(sidecarInfo(parsed).page).toEqual({ featureNames: ['p', 'q'], lambda: 0.1 });
     expect(sidecarInfo(sidecar()).page).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOG_FLOOR, unaryArgmax, viterbi } from '../../../src/model/viterbi.js';
+import { LOG_FLOOR, unaryArgmax, viterbi } from '../../../src/core/decode/viterbi.js';
 import type { Potentials } from '../../../src/types.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../../src/parse/page.js';
-import { SKIP_TAGS } from '../../../src/parse/cdom.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
+import { SKIP_TAGS } from '../../../src/core/blocks/cdom.js';
 import type { CdomNode } from '../../../src/types.js';
-import { renderText } from '../../../src/render/text.js';
-import { pageTextLayout } from '../../../src/render/spacing.js';
+import { renderText } from '../../../src/core/render/text.js';
+import { pageTextLayout } from '../../../src/core/render/spacing.js';
 
 const texts = (html: string): string[] => parsePage(html).blocks.map((b) => b.text);
 const allTags = (n: CdomNode | null): string[] => (n ? [...n.tags, ...n.children.flatMap(allTags)] : []);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTAINER_MODEL, deepestOfTopK, loadContainerModel, predictContainer, scoreCandidates } from '../../../src/model/container-model.js';
-import { CONTAINER_FEATURES, PATENT_FEATURES, blocksInside, containerCandidates } from '../../../src/parse/container.js';
-import { parsePage } from '../../../src/parse/page.js';
-import { extract } from '../../../src/lib.js';
+import { CONTAINER_MODEL, deepestOfTopK, loadContainerModel, predictContainer, scoreCandidates } from '../../../src/core/model/container-model.js';
+import { CONTAINER_FEATURES, PATENT_FEATURES, blocksInside, containerCandidates } from '../../../src/core/features/container.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
+import { extract } from '../../../src/hosts/node/lib.js';
 import type { CdomNode } from '../../../src/types.js';
 
 // body > [div#nav > a, a] [div#main > article > h1, p, p(b), img, br, section > p, p]

@@ -1,4 +1,4 @@
-// pith's own DOM (src/parse/dom.ts) must build the tree linkedom built from the same HTML, as the pipeline reads it:
+// pith's own DOM (src/core/parse/dom.ts) must build the tree linkedom built from the same HTML, as the pipeline reads it:
 // then extractions are what they were with linkedom. Here on the fixture pages and on markup chosen for the corners
 // (doctypes anywhere, repeated and odd attributes, class normalisation, implied and stray tags, CDATA, foreign
 // content); `npx tsx eval/dom-parity.ts` runs the same check over the 1,497 WCXB dev pages.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { domSignature, firstDomDifference, linkedomDocument } from '../../../dev/dom-parity.js';
 import { FIXTURES_DIR } from '../../../dev/fixtures.js';
-import { parseHtmlDocument } from '../../../src/parse/dom.js';
+import { parseHtmlDocument } from '../../../src/core/parse/dom.js';
 
 const corners: [string, string][] = [
   ['doctype first', '<!DOCTYPE html><html><head><title>t</title></head><body><p>x</p></body></html>'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCharacterReferences } from '../../../src/parse/entities.js';
+import { decodeCharacterReferences } from '../../../src/core/parse/entities.js';
 
 describe('decodeCharacterReferences', () => {
   it('decodes decimal, hex and the named references it knows, in any case', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../../src/parse/page.js';
-import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../../../src/parse/features.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
+import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../../../src/core/features/features.js';
 import type { FeatureSetName } from '../../../src/types.js';
 
 const z = (v: number, mu: number, sigma: number): number => (v - mu) / sigma;

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../src/config.js';
 import { PithError } from '../../../src/errors.js';
-import { type DomNode, isElement, parseHtmlDocument, topLevelNodes } from '../../../src/parse/dom.js';
-import { scanMarkup } from '../../../src/parse/markup-scan.js';
-import { parsePage } from '../../../src/parse/page.js';
+import { type DomNode, isElement, parseHtmlDocument, topLevelNodes } from '../../../src/core/parse/dom.js';
+import { scanMarkup } from '../../../src/core/parse/markup-scan.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
 import { mulberry32 as rng } from '../../../dev/rng.js';
 
 const UNBOUNDED = { maxDepth: Infinity, maxElements: Infinity, maxNodes: Infinity, maxStackSteps: Infinity, maxClassTokens: Infinity };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtmlDocument } from '../../../src/parse/dom.js';
-import { extractMetadata } from '../../../src/parse/metadata.js';
-import { normaliseDate } from '../../../src/parse/metadata-dates.js';
-import { detectLanguage, normaliseLanguage } from '../../../src/parse/metadata-language.js';
+import { parseHtmlDocument } from '../../../src/core/parse/dom.js';
+import { extractMetadata } from '../../../src/core/metadata/metadata.js';
+import { normaliseDate } from '../../../src/core/metadata/dates.js';
+import { detectLanguage, normaliseLanguage } from '../../../src/core/metadata/language.js';
 
 const URL = 'https://www.example.com/news/2024/story.html';
 const page = (head: string, body = '', htmlAttrs = '') =>

@@ -1,8 +1,8 @@
-// Page features of the second stage (src/parse/page-context.ts): computed from the page and first-pass probabilities.
+// Page features of the second stage (src/core/features/page-context.ts): computed from the page and first-pass probabilities.
 import { describe, expect, it } from 'vitest';
-import { computeFeatures } from '../../../src/parse/features.js';
-import { computePageFeatures, pageFeatureNames } from '../../../src/parse/page-context.js';
-import { parsePage } from '../../../src/parse/page.js';
+import { computeFeatures } from '../../../src/core/features/features.js';
+import { computePageFeatures, pageFeatureNames } from '../../../src/core/features/page-context.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
 import type { PageKind } from '../../../src/types.js';
 
 const ARTICLE = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the story has enough words to count as real prose here.</p>`).join('');

@@ -1,6 +1,6 @@
 // A page's features must not depend on the pages parsed before it in the same process (a `pith batch` worker, the
-// eval, a Worker isolate). They did: the memo of class lists (src/parse/string-memo.ts) cleared itself when it
-// reached its limit, even halfway through a page, and the page's sibling signatures (src/parse/page-context.ts)
+// eval, a Worker isolate). They did: the memo of class lists (src/core/parse/string-memo.ts) cleared itself when it
+// reached its limit, even halfway through a page, and the page's sibling signatures (src/core/features/page-context.ts)
 // compare class lists by identity; a class attribute then had one list before the clear and another after it. Over
 // the WCXB dev pages, one page in 1,497 came out differently when the pages ran in reverse order.
 //
@@ -8,9 +8,9 @@
 // the sizes below put the clear that a memo cleared at its limit would make inside the card group (checked: with
 // such a memo this test fails).
 import { describe, expect, it } from 'vitest';
-import { computeFeatures } from '../../../src/parse/features.js';
-import { computePageFeatures } from '../../../src/parse/page-context.js';
-import { parsePage } from '../../../src/parse/page.js';
+import { computeFeatures } from '../../../src/core/features/features.js';
+import { computePageFeatures } from '../../../src/core/features/page-context.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
 
 const CARDS = 40;
 const page =
@@ -18,7 +18,7 @@ const page =
   `<ul class="cards">${Array.from({ length: CARDS }, (_, k) => `<li class="card"><span class="t">Teaser ${k} about another story</span><b class="u-${k}">more</b></li>`).join('')}</ul></body>`;
 /** Distinct class attributes of `page`: cards, card, t and u-0 ... u-39. */
 const PAGE_CLASSES = 3 + CARDS;
-/** The limit of a string memo (src/parse/string-memo.ts). */
+/** The limit of a string memo (src/core/parse/string-memo.ts). */
 const MEMO_LIMIT = 20_000;
 
 /**

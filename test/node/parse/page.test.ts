@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../../src/parse/page.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
 import { PithError } from '../../../src/errors.js';
-import { ROOT_CONTEXT } from '../../../src/parse/context.js';
+import { ROOT_CONTEXT } from '../../../src/core/blocks/context.js';
 
 describe('parsePage limits and robustness', () => {
   it('throws input_too_large past maxInputChars', () => {

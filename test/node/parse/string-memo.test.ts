@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ownString, settleMemos, stringMemo } from '../../../src/parse/string-memo.js';
+import { ownString, settleMemos, stringMemo } from '../../../src/core/parse/string-memo.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

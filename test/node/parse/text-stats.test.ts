@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   blockTextStats, isBlankText, javaTrim, normaliseWhitespace, paperTextStats, unicodeTextStats, unicodeWords,
   PAPER_STOPWORDS,
-} from '../../../src/parse/text-stats.js';
+} from '../../../src/core/parse/text-stats.js';
 
 describe('text statistics', () => {
   it('blank text is ^[\\p{Z}\\s]*$', () => {

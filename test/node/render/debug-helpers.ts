@@ -1,8 +1,8 @@
 // Builds an Extraction from a parsed page and chosen labels/probabilities (the debug view's input, no model).
-import type { DomNode } from '../../../src/parse/dom.js';
-import { extractMetadata } from '../../../src/parse/metadata.js';
-import { parsePage, type Page } from '../../../src/parse/page.js';
-import { countWords, renderText } from '../../../src/render/text.js';
+import type { DomNode } from '../../../src/core/parse/dom.js';
+import { extractMetadata } from '../../../src/core/metadata/metadata.js';
+import { parsePage, type Page } from '../../../src/core/blocks/page.js';
+import { countWords, renderText } from '../../../src/core/render/text.js';
 import type { BlockResult, Extraction, Label } from '../../../src/types.js';
 
 export const ARTICLE_PAGE = `<!DOCTYPE html><html lang="en"><head><title>Night trains are back | Rail Weekly</title>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderDebugHtml } from '../../../src/render/debug.js';
+import { renderDebugHtml } from '../../../src/core/render/debug.js';
 import { ARTICLE_PAGE, extractionFromLabels } from './debug-helpers.js';
 
 describe('renderDebugHtml', () => {

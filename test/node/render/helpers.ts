@@ -1,10 +1,10 @@
 // Renderer tests without a model: parse a page, choose the labels, build the kept set.
-import type { DomNode } from '../../../src/parse/dom.js';
-import { parsePage, type Page } from '../../../src/parse/page.js';
-import { keptTextNodes } from '../../../src/render/content-tree.js';
-import { resolveBaseUrl } from '../../../src/render/url-policy.js';
-import { renderHtml } from '../../../src/render/html.js';
-import { renderMarkdown } from '../../../src/render/markdown.js';
+import type { DomNode } from '../../../src/core/parse/dom.js';
+import { parsePage, type Page } from '../../../src/core/blocks/page.js';
+import { keptTextNodes } from '../../../src/core/render/content-tree.js';
+import { resolveBaseUrl } from '../../../src/core/render/url-policy.js';
+import { renderHtml } from '../../../src/core/render/html.js';
+import { renderMarkdown } from '../../../src/core/render/markdown.js';
 
 export interface Rendered {
   page: Page;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkedomDocument } from '../../../dev/dom-parity.js';
-import type { DomElement, DomNode } from '../../../src/parse/dom.js';
-import { safeUrl } from '../../../src/render/url-policy.js';
+import type { DomElement, DomNode } from '../../../src/core/parse/dom.js';
+import { safeUrl } from '../../../src/core/render/url-policy.js';
 import { doc, htmlOf } from './helpers.js';
 
 const ALLOWED_TAGS = new Set([

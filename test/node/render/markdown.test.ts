@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largestSrcsetUrl } from '../../../src/render/url-policy.js';
+import { largestSrcsetUrl } from '../../../src/core/render/url-policy.js';
 import { doc, markdownOf } from './helpers.js';
 
 describe('renderMarkdown: constructs', () => {

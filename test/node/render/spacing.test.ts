@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../../src/parse/page.js';
-import { pageTextLayout } from '../../../src/render/spacing.js';
-import { countWords, renderText } from '../../../src/render/text.js';
+import { parsePage } from '../../../src/core/blocks/page.js';
+import { pageTextLayout } from '../../../src/core/render/spacing.js';
+import { countWords, renderText } from '../../../src/core/render/text.js';
 
 /** Plain text of a page with the given blocks kept (all when `labels` is omitted), as extract() lays it out. */
 function textOf(body: string, labels?: number[]): string {

@@ -2,7 +2,7 @@
 // title and description when there is no article) are dropped, the first one kept, and counted in X-Pith-Items.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MIN_DEDUPE_WORDS, nearDuplicateItems, textOfHtml } from '../../../src/server/feed/dedupe';
+import { MIN_DEDUPE_WORDS, nearDuplicateItems, textOfHtml } from '../../../src/hosts/worker/feed/dedupe';
 import { errorOf } from '../server/helpers';
 import { BLOG_SENTENCE, call, feedPath, feedUrl, parseXml, textOf, uniqueId } from './helpers';
 

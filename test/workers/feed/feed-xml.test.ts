@@ -1,8 +1,8 @@
 // The pure parts of the feed proxy: the element scanner and readFeed/spliceArticles, without any network.
 
 import { describe, expect, it } from 'vitest';
-import { readFeed, spliceArticles } from '../../../src/server/feed/feed-xml';
-import { scanElements, XmlScanError } from '../../../src/server/feed/xml-scan';
+import { readFeed, spliceArticles } from '../../../src/hosts/worker/feed/feed-xml';
+import { scanElements, XmlScanError } from '../../../src/hosts/worker/feed/xml-scan';
 import { PithError } from '../../../src/errors';
 import { parseXml } from './helpers';
 

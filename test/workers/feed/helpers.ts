@@ -3,8 +3,8 @@
 
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import worker from '../../../src/index';
-import type { FeedEnv } from '../../../src/server/feed/routes';
+import worker from '../../../src/hosts/worker/index';
+import type { FeedEnv } from '../../../src/hosts/worker/feed/routes';
 import { baseEnv, call, page, uniqueId } from '../server/helpers';
 
 export { call, page, uniqueId };

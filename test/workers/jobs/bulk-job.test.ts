@@ -3,11 +3,11 @@
 
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import worker from '../../../src/index';
-import type { JobResult } from '../../../src/bulk/ndjson';
-import { enqueueChunks, storeJob } from '../../../src/server/jobs/routes';
-import { jobKeys, type ChunkMessage, type JobOptions } from '../../../src/server/jobs/job-types';
-import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/bindings';
+import worker from '../../../src/hosts/worker/index';
+import type { JobResult } from '../../../src/io/ndjson';
+import { enqueueChunks, storeJob } from '../../../src/hosts/worker/jobs/routes';
+import { jobKeys, type ChunkMessage, type JobOptions } from '../../../src/hosts/worker/jobs/job-types';
+import { jobsBindings, type JobsEnv } from '../../../src/hosts/worker/jobs/bindings';
 import { baseEnv, call } from '../server/helpers';
 import { bulk, hits, jobResults, postJob, refusing, waitForJob } from './helpers';
 

@@ -4,8 +4,8 @@
 
 import { expect, inject } from 'vitest';
 import { call } from '../server/helpers';
-import type { JobResult } from '../../../src/bulk/ndjson';
-import type { JobStatus } from '../../../src/server/jobs/job-types';
+import type { JobResult } from '../../../src/io/ndjson';
+import type { JobStatus } from '../../../src/hosts/worker/jobs/job-types';
 
 const pagesPort = inject('bulkPagesPort');
 const refusingPort = inject('bulkRefusingPort');

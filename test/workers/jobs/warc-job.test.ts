@@ -2,8 +2,8 @@
 // the same pages posted as HTML.
 
 import { describe, expect, it } from 'vitest';
-import type { JobResult } from '../../../src/bulk/ndjson';
-import { jobsBindings, type JobsEnv } from '../../../src/server/jobs/bindings';
+import type { JobResult } from '../../../src/io/ndjson';
+import { jobsBindings, type JobsEnv } from '../../../src/hosts/worker/jobs/bindings';
 import { baseEnv, call, errorOf } from '../server/helpers';
 import { bulk, jobResults, postJob, waitForJob } from './helpers';
 

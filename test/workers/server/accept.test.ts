@@ -2,7 +2,7 @@
 // none of them satisfies is 406 not_acceptable.
 
 import { describe, expect, it } from 'vitest';
-import { chooseFormat } from '../../../src/server/format';
+import { chooseFormat } from '../../../src/hosts/worker/format';
 import { call, errorOf, extractPath, page } from './helpers';
 
 describe('chooseFormat', () => {

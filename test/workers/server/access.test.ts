@@ -1,7 +1,7 @@
 // Access: the optional bearer token and per-client rate limiting (binding and in-isolate bucket).
 
 import { describe, expect, it } from 'vitest';
-import { clientKey, MAX_TRACKED_CLIENTS, resetRateLimitTable, takeToken, trackedClients } from '../../../src/server/access';
+import { clientKey, MAX_TRACKED_CLIENTS, resetRateLimitTable, takeToken, trackedClients } from '../../../src/hosts/worker/access';
 import { baseEnv, call, errorOf, extractPath, page, uniqueId } from './helpers';
 
 const TOKEN = { PITH_TOKEN: 's3cret-token' };

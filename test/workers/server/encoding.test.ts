@@ -2,7 +2,7 @@
 // decodes them with workerd's TextDecoder; the expected strings below are typed in UTF-8 here.
 
 import { describe, expect, it } from 'vitest';
-import { decodeBody, detectEncoding } from '../../../src/parse/charset';
+import { decodeBody, detectEncoding } from '../../../src/io/charset';
 import { call, extractPath, page } from './helpers';
 
 interface Case {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PithError } from '../../../src/errors';
 import { BLOCKED_URLS } from './blocked-urls';
-import { blockedHostReason, canonicalHost, checkTarget, parseAllowHosts, parseIpv4, parseIpv6 } from '../../../src/server/guard';
+import { blockedHostReason, canonicalHost, checkTarget, parseAllowHosts, parseIpv4, parseIpv6 } from '../../../src/io/guard';
 
 function codeOf(fn: () => unknown): string | null {
   try {

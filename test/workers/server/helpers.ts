@@ -4,8 +4,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env as rawEnv } from 'cloudflare:workers';
 import { inject } from 'vitest';
-import worker from '../../../src/index';
-import type { Env } from '../../../src/server/env';
+import worker from '../../../src/hosts/worker/index';
+import type { Env } from '../../../src/hosts/worker/env';
 
 export type TestEnv = Env & { TEST_RATE_LIMITER: RateLimit };
 export const baseEnv = rawEnv as unknown as TestEnv;

@@ -1,7 +1,7 @@
 // The prefix form's split between the target's query and pith's options, pure.
 
 import { describe, expect, it } from 'vitest';
-import { parseOptions, splitPrefixTarget } from '../../../src/server/options';
+import { parseOptions, splitPrefixTarget } from '../../../src/hosts/worker/options';
 
 describe('prefix form', () => {
   it('keeps the target query and takes pith options', () => {

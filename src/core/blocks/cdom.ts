@@ -1,0 +1,388 @@
+// Collapsed DOM and raw node properties (docs/design.md, Collapsed DOM), built in ONE iterative forward walk over the DOM.
+// Iterative, not recursive: real pages nest thousands of unclosed tags deep.
+import type { CdomNode, NodeProps } from '../../types.js';
+import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
+import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
+import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
+import { stringMemo } from '../parse/string-memo.js';
+
+/** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
+export const SKIP_TAGS: ReadonlySet<string> = new Set([
+  '#doctype', 'br', 'checkbox', 'head', 'hr', 'iframe', 'img', 'input', 'meta', 'noscript', 'radio', 'script',
+  'select', 'style', 'textarea', 'title', 'video',
+  // pith: an inert template is never shown (its content is a fragment for scripts), so it never yields blocks.
+  'template',
+]);
+
+/**
+ * `Settings.blockTags` of the reference (50 names, `br` included), plus the block-level elements it misses (pith):
+ * `th` and `caption` (table cells and titles: "ModelPrice" otherwise), `dt` (a term glued to the one before),
+ * `details`, `summary`, `legend` and `dialog`.
+ */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'canvas', 'center', 'checkbox', 'dd', 'div', 'dl',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
+  'hgroup', 'hr', 'html', 'iframe', 'input', 'li', 'main', 'nav', 'noscript', 'ol', 'output', 'p', 'pre', 'radio',
+  'section', 'select', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'thead', 'tr', 'ul', 'video',
+  'th', 'caption', 'dt', 'details', 'summary', 'legend', 'dialog',
+]);
+
+/** The patent's counted child tags (claim 3; also the container features of container.ts). */
+export const PATENT_CHILD_TAGS: ReadonlySet<string> = new Set([
+  'div', 'span', 'a', 'b', 'br', 'font', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'li', 'ul', 'ol', 'p', 'pre', 'q',
+  'table', 'tr', 'td',
+]);
+
+/** Per-element counters shared by the leaves directly under it. */
+export interface ElementCounts {
+  /** Child elements of the raw parent whose tag is one of the patent's counted tags. */
+  countedChildTags: number;
+}
+
+/** What the walk knows about a leaf beyond its CdomNode (pith features). Parallel to `blocks`. */
+export interface LeafInfo {
+  context: AncestorContext;
+  /** Depth of the text node in the raw DOM, below the walk root (root's children = 1). */
+  rawDepth: number;
+  parentCounts: ElementCounts;
+}
+
+export interface CdomResult {
+  root: CdomNode | null;
+  blocks: CdomNode[];
+  leafInfo: LeafInfo[];
+  truncated: boolean;
+  truncatedReason?: string;
+  /** Elements visited (skipped ones included). */
+  nDomElements: number;
+  /** `<noscript>` elements met (skipped unless options.keepNoscript). */
+  nNoscript: number;
+}
+
+export interface CdomLimits {
+  maxDomNodes: number;
+  maxBlocks: number;
+}
+
+export interface CdomOptions {
+  /** Walk `<noscript>` content instead of skipping it (fallback for script-rendered pages, e.g. Discourse). */
+  keepNoscript?: boolean;
+}
+
+interface Frame {
+  el: DomNode;
+  tag: string;
+  classAttr: string;
+  id: string;
+  prevName: string;
+  nextName: string;
+  cursor: DomNode | null;
+  /** Children as an array, used instead of `cursor` for the document (see topLevelNodes). */
+  list: DomNode[] | null;
+  listIndex: number;
+  prevChildName: string;
+  /** Kept children (CDOM nodes), created at the first one. */
+  kept: CdomNode[] | null;
+  hasInput: boolean;
+  context: AncestorContext;
+  rawDepth: number;
+  /** Created when first needed (a counted child tag or a leaf); leaves share it, so later counts reach them. */
+  counts: ElementCounts | null;
+}
+
+const WS_SPLIT = /\s+/;
+/** The class list of an element without classes: one shared frozen array (never mutated). */
+const NO_CLASSES = Object.freeze([]) as unknown as string[];
+/** Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. */
+function splitClasses(cls: string): string[] {
+  return cls.length === 0 ? NO_CLASSES : classListMemo(cls);
+}
+const classListMemo = stringMemo((cls: string): string[] => {
+  const t = cls.trim();
+  if (t.length === 0) return NO_CLASSES;
+  const parts = t.split(WS_SPLIT);
+  return parts.length < 2 ? parts : [...new Set(parts)];
+});
+
+function nameOf(n: DomNode | null): string {
+  if (n === null) return '';
+  return isElement(n) ? n.localName : '';
+}
+
+function leafProps(text: string, start: number, prevName: string, nextName: string): NodeProps {
+  const props: NodeProps = {
+    nCharacters: 1, nWords: 0, nSentences: 1, nPunctuation: 0, nNumeric: 0, nStopwords: 0, nWordsWithCapital: 0,
+    totalWordLength: 0, nCharsInLink: 0,
+    endsWithPunctuation: false, endsWithQuestionMark: false, containsCopyright: false, containsEmail: false,
+    containsUrl: false, containsYear: false,
+    startPosition: start,
+    endPosition: start + text.length,
+    blockBreakBefore: BLOCK_TAGS.has(prevName),
+    blockBreakAfter: BLOCK_TAGS.has(nextName),
+    brBefore: prevName === 'br',
+    brAfter: nextName === 'br',
+    containsForm: false,
+    uWords: 0, uStopwords: 0, uWordsWithCapital: 0, uTotalWordLength: 0, uPunctuation: 0, uSentences: 1,
+    uEndsWithPunctuation: false, uCharsInLink: 0,
+    nChildrenDeep: 0,
+  };
+  fillBlockTextStats(javaTrim(text), props);
+  return props;
+}
+
+function propagateLeft(children: CdomNode[]): void {
+  let n: CdomNode | undefined = children[0];
+  while (n !== undefined && !n.props.blockBreakBefore) {
+    n.props.blockBreakBefore = true;
+    n = n.children[0];
+  }
+}
+
+function propagateRight(children: CdomNode[]): void {
+  let n: CdomNode | undefined = children[children.length - 1];
+  while (n !== undefined && !n.props.blockBreakAfter) {
+    n.props.blockBreakAfter = true;
+    n = n.children[n.children.length - 1];
+  }
+}
+
+/** Collapsed DOM (docs/design.md): an element with exactly one kept child is merged into it (the child object is reused). */
+function mergeInto(f: Frame, child: CdomNode): CdomNode {
+  // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
+  child.tags.push(f.tag);
+  child.classNames.push(splitClasses(f.classAttr));
+  child.ids.push(f.id);
+  child.domNode = f.el;
+  const p = child.props;
+  if (f.tag === 'a') p.nCharsInLink = p.nCharacters;
+  // A break the merged chain already has stays: `<a><div>Alpha</div></a><a><div>Beta</div></a>` keeps the div's
+  // breaks although the `a` around it is inline (the reference overwrote them: "AlphaBeta").
+  const bbBefore = p.blockBreakBefore || BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
+  const bbAfter = p.blockBreakAfter || BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
+  p.blockBreakBefore = bbBefore;
+  p.blockBreakAfter = bbAfter;
+  if (bbBefore) propagateLeft(child.children);
+  if (bbAfter) propagateRight(child.children);
+  p.brBefore = p.brBefore || f.prevName === 'br';
+  p.brAfter = p.brAfter || f.nextName === 'br';
+  return child;
+}
+
+/** Collapsed DOM (docs/design.md): an element with two or more kept children. */
+function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
+  let nCharacters = 0, nWords = 0, nSentences = 0, nPunctuation = 0, nNumeric = 0, nStopwords = 0;
+  let nWordsWithCapital = 0, totalWordLength = 0, nCharsInLink = 0, nChildrenDeep = 0;
+  let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0, uPunctuation = 0, uSentences = 0;
+  let uCharsInLink = 0;
+  let containsCopyright = false, containsEmail = false, containsUrl = false, containsYear = false;
+  const isA = f.tag === 'a';
+  for (const k of kids) {
+    const c = k.props;
+    nCharacters += c.nCharacters;
+    nWords += c.nWords;
+    nSentences += c.nSentences;
+    nPunctuation += c.nPunctuation;
+    nNumeric += c.nNumeric;
+    nStopwords += c.nStopwords;
+    nWordsWithCapital += c.nWordsWithCapital;
+    totalWordLength += c.totalWordLength;
+    nCharsInLink += isA ? c.nCharacters : c.nCharsInLink;
+    nChildrenDeep += 1 + c.nChildrenDeep;
+    uWords += c.uWords;
+    uStopwords += c.uStopwords;
+    uWordsWithCapital += c.uWordsWithCapital;
+    uTotalWordLength += c.uTotalWordLength;
+    uPunctuation += c.uPunctuation;
+    uSentences += c.uSentences;
+    uCharsInLink += c.uCharsInLink;
+    containsCopyright ||= c.containsCopyright;
+    containsEmail ||= c.containsEmail;
+    containsUrl ||= c.containsUrl;
+    containsYear ||= c.containsYear;
+  }
+  const first = kids[0].props;
+  const last = kids[kids.length - 1].props;
+  const bbBefore = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.prevName);
+  const bbAfter = BLOCK_TAGS.has(f.tag) || BLOCK_TAGS.has(f.nextName);
+  const props: NodeProps = {
+    nCharacters, nWords, nSentences, nPunctuation, nNumeric, nStopwords, nWordsWithCapital, totalWordLength,
+    nCharsInLink,
+    endsWithPunctuation: last.endsWithPunctuation,
+    endsWithQuestionMark: last.endsWithQuestionMark,
+    containsCopyright, containsEmail, containsUrl, containsYear,
+    startPosition: first.startPosition,
+    endPosition: last.endPosition,
+    blockBreakBefore: bbBefore,
+    blockBreakAfter: bbAfter,
+    brBefore: f.prevName === 'br',
+    brAfter: f.nextName === 'br',
+    containsForm: f.hasInput,
+    uWords, uStopwords, uWordsWithCapital, uTotalWordLength, uPunctuation, uSentences,
+    uEndsWithPunctuation: last.uEndsWithPunctuation,
+    uCharsInLink,
+    nChildrenDeep,
+  };
+  if (bbBefore) propagateLeft(kids);
+  if (bbAfter) propagateRight(kids);
+  const node: CdomNode = {
+    tags: [f.tag],
+    classNames: [splitClasses(f.classAttr)],
+    ids: [f.id],
+    text: '',
+    children: kids,
+    parent: null,
+    depth: 0,
+    props,
+    domNode: f.el,
+  };
+  for (const k of kids) k.parent = node;
+  return node;
+}
+
+function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null): Frame {
+  let classAttr = '';
+  let id = '';
+  let context = ROOT_CONTEXT;
+  if (isElement(el)) {
+    const hasAttrs = el.hasAttributes();
+    if (hasAttrs) {
+      classAttr = attr(el, 'class') ?? '';
+      id = attr(el, 'id') ?? '';
+    }
+    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classAttr, id,
+      parent ? parent.rawDepth + 1 : 0, hasAttrs);
+  }
+  return {
+    el, tag, classAttr, id, prevName, nextName,
+    cursor: el.nodeType === DOCUMENT_NODE ? null : el.firstChild,
+    list: el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null,
+    listIndex: 0,
+    prevChildName: '',
+    kept: null,
+    hasInput: false,
+    context,
+    rawDepth: parent ? parent.rawDepth + 1 : 0,
+    counts: null,
+  };
+}
+
+/**
+ * Builds the CDOM under `rootNode` (an element, or a document treated as `rootTag`).
+ * Blocks are the leaves in document order; positions are cumulative offsets of the leaf texts (text order).
+ */
+export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits, options: CdomOptions = {}): CdomResult {
+  const keepNoscript = options.keepNoscript === true;
+  const blocks: CdomNode[] = [];
+  const leafInfo: LeafInfo[] = [];
+  let truncatedReason: string | undefined;
+  let nDomElements = 0;
+  let nNoscript = 0;
+  let position = 0;
+  let result: CdomNode | null = null;
+
+  const stack: Frame[] = [newFrame(rootNode, rootTag, '', '', null)];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    let c: DomNode | null = null;
+    let next: DomNode | null = null;
+    if (truncatedReason === undefined) {
+      if (f.list === null) {
+        c = f.cursor;
+        if (c !== null) next = f.cursor = c.nextSibling;
+      } else if (f.listIndex < f.list.length) {
+        c = f.list[f.listIndex++];
+        next = f.listIndex < f.list.length ? f.list[f.listIndex] : null;
+      }
+    }
+    if (c === null) {
+      // Finish this element.
+      stack.pop();
+      const parent = stack.length > 0 ? stack[stack.length - 1] : null;
+      let node: CdomNode | null = null;
+      const kept = f.kept;
+      if (kept !== null) node = kept.length === 1 ? mergeInto(f, kept[0]) : aggregate(f, kept);
+      if (parent) {
+        if (node) (parent.kept ??= []).push(node);
+        if (f.hasInput) parent.hasInput = true;
+      } else {
+        result = node;
+      }
+      continue;
+    }
+    if (isText(c)) {
+      const prevName = f.prevChildName;
+      f.prevChildName = '';
+      // the parser splits text at every character reference ("AT&amp;T" -> "AT", "&", "T"); jsoup has one text node.
+      let raw = c.data;
+      while (next !== null && isText(next)) {
+        raw += next.data;
+        if (f.list === null) {
+          next = f.cursor = next.nextSibling;
+        } else {
+          f.listIndex++;
+          next = f.listIndex < f.list.length ? f.list[f.listIndex] : null;
+        }
+      }
+      if (isBlankText(raw)) continue;
+      if (blocks.length >= limits.maxBlocks) {
+        truncatedReason = `more than ${limits.maxBlocks} blocks (limits.maxBlocks); the rest of the page was ignored`;
+        continue;
+      }
+      const text = normaliseWhitespace(raw);
+      const props = leafProps(text, position, prevName, nameOf(next));
+      position += text.length;
+      const leaf: CdomNode = {
+        tags: ['#text'],
+        classNames: [NO_CLASSES],
+        ids: [''],
+        text,
+        children: [],
+        parent: null,
+        depth: 0,
+        props,
+        domNode: c,
+      };
+      if (f.context.inLink) props.uCharsInLink = props.nCharacters;
+      blocks.push(leaf);
+      f.counts ??= { countedChildTags: 0 };
+      leafInfo.push({ context: f.context, rawDepth: f.rawDepth + 1, parentCounts: f.counts });
+      (f.kept ??= []).push(leaf);
+    } else if (isElement(c)) {
+      const tag = c.localName;
+      const prevName = f.prevChildName;
+      f.prevChildName = tag;
+      nDomElements++;
+      if (nDomElements > limits.maxDomNodes) {
+        truncatedReason = `more than ${limits.maxDomNodes} DOM elements (limits.maxDomNodes); the rest of the page was ignored`;
+        continue;
+      }
+      if (PATENT_CHILD_TAGS.has(tag)) (f.counts ??= { countedChildTags: 0 }).countedChildTags++;
+      if (tag === 'noscript') nNoscript++;
+      if (SKIP_TAGS.has(tag) && !(keepNoscript && tag === 'noscript')) {
+        if (tag === 'input') f.hasInput = true;
+        continue;
+      }
+      stack.push(newFrame(c, tag, prevName, nameOf(next), f));
+    } else {
+      f.prevChildName = '';
+    }
+  }
+
+  // Depths and chain order, top-down (iterative).
+  if (result) {
+    const todo: CdomNode[] = [result];
+    while (todo.length > 0) {
+      const n = todo.pop()!;
+      if (n.tags.length > 1) {
+        n.tags.reverse();
+        n.classNames.reverse();
+        n.ids.reverse();
+      }
+      for (const k of n.children) {
+        k.depth = n.depth + 1;
+        todo.push(k);
+      }
+    }
+  }
+  return { root: result, blocks, leafInfo, truncated: truncatedReason !== undefined, truncatedReason, nDomElements, nNoscript };
+}

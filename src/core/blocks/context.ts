@@ -1,0 +1,230 @@
+// What a block inherits from ALL its raw DOM ancestors (pith features): ancestor tags, ARIA roles, class/id words,
+// hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
+// reuses its parent's context, so the walk allocates only where something changes.
+import { type DomElement, attr } from '../parse/dom.js';
+import { stringMemo } from '../parse/string-memo.js';
+
+/** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
+export const ANCESTOR_TAGS: readonly string[] = [
+  'main', 'article', 'section', 'nav', 'aside', 'header', 'footer', 'form', 'li', 'ul', 'ol', 'dl', 'table', 'th',
+  'caption', 'figure', 'figcaption', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'label', 'a', 'p',
+  'pre', 'code', 'address', 'time', 'small', 'menu', 'details', 'dialog',
+];
+const ANCESTOR_TAG_INDEX: ReadonlyMap<string, number> = new Map(ANCESTOR_TAGS.map((t, i) => [t, i]));
+
+/** ARIA roles (`role_<name>`); several role values map to one feature. */
+export const ROLE_NAMES: readonly string[] = [
+  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'article',
+];
+const ROLE_INDEX: ReadonlyMap<string, number> = new Map([
+  ...ROLE_NAMES.map((r, i) => [r, i] as [string, number]),
+  ['alertdialog', 6], ['menubar', 7], ['menuitem', 7], ['tablist', 7], ['toolbar', 7],
+]);
+
+/** Class/id words (`cls_<word>`), matched on tokens split at `-`, `_`, spaces, digits and camelCase. */
+export const CLASS_WORDS: readonly string[] = [
+  'nav', 'menu', 'footer', 'header', 'sidebar', 'comment', 'share', 'social', 'related', 'cookie', 'banner', 'ad',
+  'promo', 'breadcrumb', 'widget', 'subscribe', 'newsletter', 'popup', 'modal', 'article', 'content', 'post',
+  'entry', 'body', 'main', 'text', 'story', 'author', 'date', 'tag', 'caption', 'title', 'hidden', 'pagination',
+];
+const w = (s: string): number => CLASS_WORDS.indexOf(s);
+const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
+  ...CLASS_WORDS.map((c, i) => [c, i] as [string, number]),
+  ['navigation', w('nav')], ['navbar', w('nav')], ['topnav', w('nav')], ['menus', w('menu')],
+  ['dropdown', w('menu')], ['foot', w('footer')], ['masthead', w('header')], ['sidebars', w('sidebar')],
+  ['aside', w('sidebar')], ['comments', w('comment')], ['disqus', w('comment')], ['reply', w('comment')],
+  ['sharing', w('share')], ['sharer', w('share')], ['facebook', w('social')], ['twitter', w('social')],
+  ['recommended', w('related')], ['cookies', w('cookie')], ['consent', w('cookie')], ['gdpr', w('cookie')],
+  ['banners', w('banner')], ['ads', w('ad')], ['advert', w('ad')], ['adv', w('ad')], ['advertisement', w('ad')],
+  ['sponsor', w('ad')], ['sponsored', w('ad')], ['dfp', w('ad')], ['promotion', w('promo')],
+  ['breadcrumbs', w('breadcrumb')], ['crumbs', w('breadcrumb')], ['widgets', w('widget')],
+  ['signup', w('subscribe')], ['subscription', w('subscribe')], ['popover', w('popup')], ['overlay', w('modal')],
+  ['articles', w('article')], ['contents', w('content')], ['posts', w('post')], ['hentry', w('entry')],
+  ['prose', w('text')], ['byline', w('author')], ['time', w('date')], ['published', w('date')],
+  ['tags', w('tag')], ['headline', w('title')], ['heading', w('title')], ['pager', w('pagination')],
+  // news pages (issue 10): recirculation rails, native-ad widgets, appeals
+  ['trending', w('related')], ['popular', w('related')], ['recirc', w('related')], ['recirculation', w('related')],
+  ['outbrain', w('ad')], ['taboola', w('ad')], ['teaser', w('promo')], ['teasers', w('promo')], ['donate', w('promo')],
+  ['donation', w('promo')], ['paywall', w('subscribe')], ['membership', w('subscribe')], ['discussion', w('comment')],
+  ['respond', w('comment')],
+]);
+
+export interface AncestorContext {
+  /** [ANCESTOR_TAGS.length] 1 when some ancestor element has the tag. */
+  readonly tags: Uint8Array;
+  /** [ROLE_NAMES.length] 1 when some ancestor has the role. */
+  readonly roles: Uint8Array;
+  /**
+   * [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none.
+   * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
+   */
+  readonly classDepth: readonly number[];
+  /**
+   * Some ancestor is hidden: an inline style `display: none` or `visibility: hidden`, the `hidden` attribute,
+   * `aria-hidden="true"`, or a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...).
+   */
+  readonly hidden: boolean;
+  /**
+   * Raw DOM depth of the nearest comment-section ancestor (class or id words comment/respond/disqus/reply/...,
+   * `role="comment"`, `itemprop="comment"`, a schema.org Comment item), -1 when none.
+   */
+  readonly commentDepth: number;
+  /** Some ancestor is an `a` element. */
+  readonly inLink: boolean;
+  /** Level (1-6) of the nearest heading ancestor, 0 when none. */
+  readonly heading: number;
+}
+
+// Not frozen: a frozen object has a hidden class of its own, and every function that reads contexts would then see
+// two shapes (the root's and its descendants') and be compiled again when the rarer one turns up. `readonly` guards it.
+export const ROOT_CONTEXT: AncestorContext = {
+  tags: new Uint8Array(ANCESTOR_TAGS.length),
+  roles: new Uint8Array(ROLE_NAMES.length),
+  classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
+  hidden: false,
+  commentDepth: -1,
+  inLink: false,
+  heading: 0,
+};
+
+const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
+const NO_WORDS: readonly number[] = [];
+
+/** Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). */
+function classWordIndices(s: string): readonly number[] {
+  return s.length === 0 ? NO_WORDS : classWordMemo(s);
+}
+/** The same for an id: ids are unique, so remembering them would only fill the memo. */
+function idWordIndices(s: string): readonly number[] {
+  return s.length === 0 ? NO_WORDS : classWordsOf(s);
+}
+function classWordsOf(s: string): readonly number[] {
+  let out: number[] | null = null;
+  for (const tok of s.split(TOKEN_SPLIT)) {
+    if (tok.length < 2) continue;
+    const i = CLASS_TOKEN_INDEX.get(tok.toLowerCase());
+    if (i !== undefined) {
+      out ??= [];
+      if (!out.includes(i)) out.push(i);
+    }
+  }
+  return out ?? NO_WORDS;
+}
+const classWordMemo = stringMemo(classWordsOf);
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/** Class names that hide an element in common CSS frameworks and CMS themes (whole class names, lower-cased). */
+const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
+  'hidden', 'hide', 'is-hidden', 'u-hidden', 'js-hidden', 'display-none', 'd-none', 'invisible', 'visually-hidden',
+  'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
+  'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
+]);
+/** True when a class attribute holds one of HIDDEN_CLASSES (remembered per distinct attribute). */
+function hasHiddenClass(classAttr: string): boolean {
+  return classAttr.length !== 0 && hiddenClassMemo(classAttr);
+}
+const hiddenClassMemo = stringMemo((classAttr: string): boolean => {
+  for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+  return false;
+});
+
+/** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
+const COMMENT_TOKENS: ReadonlySet<string> = new Set([
+  'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
+  'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
+]);
+/** True when a class attribute names a comment section (remembered per distinct attribute). */
+function classNamesComment(s: string): boolean {
+  return s.length !== 0 && commentNameMemo(s);
+}
+/** The same for an id (not remembered: ids are unique). */
+function idNamesComment(s: string): boolean {
+  return s.length !== 0 && namesComment(s);
+}
+function namesComment(s: string): boolean {
+  for (const tok of s.split(TOKEN_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
+  return false;
+}
+const commentNameMemo = stringMemo(namesComment);
+
+const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
+  ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
+]);
+
+/** The context below element `el` (raw DOM depth `depth`), given its parent's. */
+export function childContext(
+  parent: AncestorContext, el: DomElement, tag: string, classAttr: string, id: string, depth: number,
+  hasAttributes: boolean,
+): AncestorContext {
+  let tags = parent.tags;
+  let roles = parent.roles;
+  let classDepth = parent.classDepth;
+  let hidden = parent.hidden;
+  let commentDepth = parent.commentDepth;
+  let inLink = parent.inLink;
+  let heading = parent.heading;
+  let changed = false;
+
+  const ti = ANCESTOR_TAG_INDEX.get(tag);
+  if (ti !== undefined && tags[ti] === 0) {
+    tags = tags.slice();
+    tags[ti] = 1;
+    changed = true;
+  }
+  const h = HEADING_LEVEL.get(tag);
+  if (h !== undefined && h !== heading) {
+    heading = h;
+    changed = true;
+  }
+  if (tag === 'a' && !inLink) {
+    inLink = true;
+    changed = true;
+  }
+  const role = hasAttributes ? attr(el, 'role') : null;
+  if (role !== null && role.length > 0) {
+    for (const r of role.toLowerCase().split(' ')) {
+      const ri = ROLE_INDEX.get(r);
+      if (ri !== undefined && roles[ri] === 0) {
+        if (roles === parent.roles) roles = roles.slice();
+        roles[ri] = 1;
+        changed = true;
+      }
+    }
+  }
+  const cw = classWordIndices(classAttr);
+  const iw = idWordIndices(id);
+  if (cw.length > 0 || iw.length > 0) {
+    const copy = classDepth.slice();
+    for (const i of cw) copy[i] = depth;
+    for (const i of iw) copy[i] = depth;
+    classDepth = copy;
+    changed = true;
+  }
+  if (hasAttributes) {
+    if (!hidden) {
+      const style = attr(el, 'style');
+      if (
+        (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
+        attr(el, 'aria-hidden') === 'true' || hasHiddenClass(classAttr)
+      ) {
+        hidden = changed = true;
+      }
+    }
+    let comment = classNamesComment(classAttr) || idNamesComment(id);
+    if (!comment) {
+      const itemprop = attr(el, 'itemprop');
+      const itemtype = attr(el, 'itemtype');
+      comment = (role !== null && /\bcomment\b/i.test(role)) ||
+        (itemprop !== null && /\bcomment\b/i.test(itemprop)) ||
+        (itemtype !== null && /Comment\b/.test(itemtype));
+    }
+    if (comment) {
+      commentDepth = depth;
+      changed = true;
+    }
+  }
+  return changed
+    ? { tags, roles, classDepth, hidden, commentDepth, inLink, heading }
+    : parent;
+}

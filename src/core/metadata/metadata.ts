@@ -1,0 +1,132 @@
+// Page metadata: title, author, dates, language, site name, lead image, canonical URL, description.
+// One bounded forward walk over the document (metadata-walk.ts; head and body: JSON-LD and microdata often sit in
+// the body) collects the candidates; each field then takes the first candidate of its ladder (below), cleaned by
+// metadata-fields.ts. JSON-LD: metadata-json-ld.ts; dates: metadata-dates.ts; language: metadata-language.ts.
+
+import type { DomNode } from '../parse/dom.js';
+import { PAGE_KINDS, type PageKind, type PageMetadata } from '../../types.js';
+import { firstDate } from './dates.js';
+import { absolute, clean, cleanAuthor, firstOf, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
+import { pickJsonLd } from './json-ld.js';
+import { detectLanguage, normaliseLanguage } from './language.js';
+import { collectCandidates } from './walk.js';
+
+export interface MetadataOptions {
+  /** The page's URL: resolves relative image and canonical URLs. */
+  url?: string;
+  /** Text of the page (e.g. the blocks joined) for language detection when the markup names none. */
+  sampleText?: string;
+}
+
+/** Reads the metadata of a parsed page. Never throws; absent fields are null. */
+export function extractMetadata(document: DomNode, options: MetadataOptions = {}): PageMetadata {
+  const c = collectCandidates(document);
+  const base = parseUrl(options.url);
+  const ld = pickJsonLd(c.jsonLd);
+  const m = c.meta;
+
+  const siteName = clean(m.get('og:site_name') ?? ld?.siteName ?? ld?.publisher ?? m.get('application-name') ?? null);
+
+  const rawTitle = firstOf(
+    ld?.headline,
+    m.get('og:title'),
+    m.get('twitter:title'),
+    m.get('dc.title'),
+    m.get('citation_title'),
+    ld?.rank === 2 ? ld.name : null,
+    c.title,
+    c.h1,
+  );
+  const title = preferHeading(rawTitle === null ? null : stripSiteName(rawTitle, siteName, base, c.h1), c.h1);
+
+  const author = cleanAuthor(
+    firstOf(
+      ld?.author,
+      nonUrl(m.get('author')),
+      nonUrl(m.get('article:author')),
+      nonUrl(m.get('parsely-author')),
+      nonUrl(m.get('sailthru.author')),
+      nonUrl(m.get('dc.creator')),
+      nonUrl(m.get('citation_author')),
+      nonUrl(m.get('byl')),
+      c.itempropAuthor,
+      c.relAuthor,
+      c.byline,
+    ),
+  );
+
+  const publishedDate = firstDate(
+    ld?.datePublished,
+    m.get('article:published_time'),
+    m.get('og:published_time'),
+    m.get('published_time'),
+    m.get('datepublished'),
+    c.itempropPublished,
+    m.get('parsely-pub-date'),
+    m.get('sailthru.date'),
+    m.get('citation_publication_date'),
+    m.get('citation_date'),
+    m.get('dc.date.issued'),
+    m.get('dcterms.created'),
+    m.get('dc.date'),
+    m.get('date'),
+    m.get('pubdate'),
+    m.get('publishdate'),
+    m.get('publish_date'),
+    m.get('publish-date'),
+    m.get('publication_date'),
+    m.get('article.published'),
+    c.timePublished,
+    c.time,
+    ld?.dateModified,
+  );
+  const modifiedDate = firstDate(
+    ld?.dateModified,
+    m.get('article:modified_time'),
+    m.get('og:updated_time'),
+    m.get('datemodified'),
+    c.itempropModified,
+    m.get('dcterms.modified'),
+    m.get('last-modified'),
+  );
+
+  const language = normaliseLanguage(
+    firstOf(c.htmlLang, m.get('content-language'), m.get('og:locale'), ld?.language, m.get('dc.language')),
+  ) ?? detectLanguage(options.sampleText ?? c.h1 ?? '');
+
+  const image = absolute(
+    firstOf(m.get('og:image:secure_url'), m.get('og:image'), m.get('twitter:image'), m.get('twitter:image:src'), ld?.image, c.imageSrc),
+    base,
+  );
+  const canonicalUrl = absolute(firstOf(c.canonical, m.get('og:url'), ld?.url), base);
+  const description = clean(
+    firstOf(m.get('description'), m.get('og:description'), m.get('twitter:description'), ld?.description),
+  );
+
+  const kinds = pageKindsOf(c.types, m.get('og:type') ?? null);
+
+  return { title, author, publishedDate, modifiedDate, language, siteName, image, canonicalUrl, description, kinds };
+}
+
+/** schema.org types (lower case) and `og:type` values of each page kind. */
+const KIND_TYPES: Record<PageKind, ReadonlySet<string>> = {
+  article: new Set([
+    'article', 'newsarticle', 'blogposting', 'reportagenewsarticle', 'analysisnewsarticle', 'opinionnewsarticle',
+    'reviewnewsarticle', 'backgroundnewsarticle', 'askpublicnewsarticle', 'liveblogposting', 'scholarlyarticle',
+    'techarticle', 'report', 'og:article',
+  ]),
+  product: new Set(['product', 'productgroup', 'productmodel', 'individualproduct', 'og:product', 'og:product.item']),
+  discussion: new Set(['discussionforumposting', 'qapage']),
+  listing: new Set(['itemlist', 'collectionpage', 'searchresultspage', 'offercatalog']),
+};
+
+/** The kinds a page declares, from its schema.org types and its `og:type`. */
+function pageKindsOf(types: ReadonlySet<string>, ogType: string | null): PageKind[] {
+  const og = ogType === null ? null : `og:${ogType.trim().toLowerCase()}`;
+  return PAGE_KINDS.filter((kind) => {
+    const names = KIND_TYPES[kind];
+    if (og !== null && names.has(og)) return true;
+    for (const t of types) if (names.has(t)) return true;
+    return false;
+  });
+}

@@ -1,0 +1,225 @@
+// The metadata walk: one bounded forward walk over the document that records every candidate value (meta tags,
+// JSON-LD, microdata, the first h1, bylines, <time>); metadata.ts picks from them.
+
+import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from '../parse/dom.js';
+import { URL_LIKE, WS } from './fields.js';
+import { type JsonLdFacts, MAX_TYPES, readJsonLd, schemaTypeName } from './json-ld.js';
+
+/** Elements visited at most; JSON-LD, `<meta>`, the first `h1` and bylines are almost always well before. */
+const MAX_ELEMENTS = 40_000;
+/** Characters of an element's text read for bylines, headings and `<time>`. */
+const MAX_TEXT_CHARS = 400;
+const MAX_JSON_LD_CHARS = 1_000_000;
+
+const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|authors|author-name|writer|creator|posted-by|contributor)(?:$|[\s_-])/i;
+
+export interface Candidates {
+  meta: Map<string, string>;
+  jsonLd: JsonLdFacts[];
+  /** schema.org types the page names in JSON-LD and microdata (`itemtype`), lower case, without the vocabulary URL. */
+  types: Set<string>;
+  title: string | null;
+  h1: string | null;
+  htmlLang: string | null;
+  canonical: string | null;
+  imageSrc: string | null;
+  relAuthor: string | null;
+  itempropAuthor: string | null;
+  itempropPublished: string | null;
+  itempropModified: string | null;
+  byline: string | null;
+  time: string | null;
+  timePublished: string | null;
+}
+
+/** Every candidate value of the page's metadata, from one walk of at most MAX_ELEMENTS elements. */
+export function collectCandidates(document: DomNode): Candidates {
+  const c: Candidates = {
+    meta: new Map(),
+    jsonLd: [],
+    types: new Set(),
+    title: null,
+    h1: null,
+    htmlLang: null,
+    canonical: null,
+    imageSrc: null,
+    relAuthor: null,
+    itempropAuthor: null,
+    itempropPublished: null,
+    itempropModified: null,
+    byline: null,
+    time: null,
+    timePublished: null,
+  };
+  let visited = 0;
+  let node: DomNode | null = firstChildOf(document);
+  while (node !== null && visited < MAX_ELEMENTS) {
+    if (node.nodeType === 1) {
+      visited++;
+      if (visit(node as DomElement, c)) {
+        const first = node.firstChild;
+        if (first !== null) {
+          node = first;
+          continue;
+        }
+      }
+    }
+    let next: DomNode | null = null;
+    for (let n: DomNode | null = node; n !== null; ) {
+      next = n.nextSibling;
+      if (next !== null) break;
+      n = n.parentNode;
+      if (n === document) n = null;
+    }
+    node = next;
+  }
+  return c;
+}
+
+const META_KEY_ATTRIBUTES = ['property', 'name', 'itemprop', 'http-equiv'] as const;
+const PUBLISHED_HINT = /publish|posted|created|pubdate|entry-date/i;
+const AUTHOR_PROP = /\b(?:author|creator)\b/;
+const REL_AUTHOR = /\bauthor\b/i;
+
+/**
+ * Records what the element says; returns true to descend into it. Attributes are read with `attr`.
+ */
+function visit(el: DomElement, c: Candidates): boolean {
+  const tag = el.localName;
+  switch (tag) {
+    case 'html': {
+      const lang = attr(el, 'lang') ?? attr(el, 'xml:lang');
+      if (lang && lang.trim()) c.htmlLang = lang.trim();
+      return true;
+    }
+    case 'meta': {
+      const content = attr(el, 'content');
+      if (content === null || content.trim() === '') return false;
+      const value = content.replace(WS, ' ').trim();
+      for (const name of META_KEY_ATTRIBUTES) {
+        const key = attr(el, name);
+        if (!key) continue;
+        for (const k of key.toLowerCase().split(WS)) {
+          if (k === '') continue;
+          if (name === 'itemprop') {
+            if (k === 'datepublished' && c.itempropPublished === null) c.itempropPublished = value;
+            else if (k === 'datemodified' && c.itempropModified === null) c.itempropModified = value;
+            else if (k === 'author' && c.itempropAuthor === null && !URL_LIKE.test(value)) c.itempropAuthor = value;
+          }
+          if (!c.meta.has(k)) c.meta.set(k, value);
+        }
+      }
+      return false;
+    }
+    case 'title':
+      if (c.title === null) {
+        const t = textOf(el);
+        if (t) c.title = t;
+      }
+      return false;
+    case 'link': {
+      const rel = (attr(el, 'rel') ?? '').toLowerCase();
+      const href = attr(el, 'href');
+      if (!href) return false;
+      if (rel.split(WS).includes('canonical') && c.canonical === null) c.canonical = href.trim();
+      else if (rel.split(WS).includes('image_src') && c.imageSrc === null) c.imageSrc = href.trim();
+      return false;
+    }
+    case 'script': {
+      const type = (attr(el, 'type') ?? '').toLowerCase();
+      if (type.includes('ld+json')) readJsonLd(rawText(el), c.jsonLd, c.types);
+      return false;
+    }
+    case 'style':
+    case 'noscript':
+    case 'template':
+    case 'svg':
+    case 'iframe':
+      return false;
+    default:
+      break;
+  }
+  if (tag === 'h1' && c.h1 === null) {
+    const t = textOf(el);
+    if (t) c.h1 = t;
+  }
+  const hasAttributes = el.hasAttributes();
+  if (tag === 'time') {
+    const dt = (hasAttributes ? attr(el, 'datetime') : null) ?? textOf(el);
+    if (dt && hasAttributes) {
+      if (c.time === null) c.time = dt;
+      const hint = `${attr(el, 'itemprop') ?? ''} ${attr(el, 'class') ?? ''} ${attr(el, 'pubdate') !== null ? 'published' : ''}`;
+      if (c.timePublished === null && PUBLISHED_HINT.test(hint)) c.timePublished = dt;
+    } else if (dt && c.time === null) {
+      c.time = dt;
+    }
+  }
+  if (!hasAttributes) return true;
+  const itemtype = attr(el, 'itemtype');
+  if (itemtype) {
+    for (const t of itemtype.split(WS)) {
+      const name = schemaTypeName(t);
+      if (name !== '' && c.types.size < MAX_TYPES) c.types.add(name);
+    }
+  }
+  const itemprop = attr(el, 'itemprop');
+  if (itemprop) {
+    const props = itemprop.toLowerCase();
+    if (props.includes('datepublished') && c.itempropPublished === null) {
+      c.itempropPublished = attr(el, 'datetime') ?? attr(el, 'content') ?? textOf(el);
+    } else if (props.includes('datemodified') && c.itempropModified === null) {
+      c.itempropModified = attr(el, 'datetime') ?? attr(el, 'content') ?? textOf(el);
+    } else if (AUTHOR_PROP.test(props) && c.itempropAuthor === null) {
+      const t = attr(el, 'content') ?? textOf(el);
+      if (t && !URL_LIKE.test(t)) c.itempropAuthor = t;
+    }
+  }
+  if (tag === 'a' && c.relAuthor === null) {
+    const rel = attr(el, 'rel');
+    if (rel && REL_AUTHOR.test(rel)) {
+      const t = textOf(el);
+      if (t) c.relAuthor = t;
+    }
+  }
+  if (c.byline === null && tag !== 'body' && tag !== 'html' && tag !== 'meta') {
+    const cls = attr(el, 'class');
+    if (cls && BYLINE_CLASS.test(cls)) {
+      const t = textOf(el);
+      if (t && t.length <= 80 && t.length >= 3) c.byline = t;
+    }
+  }
+  return true;
+}
+
+/** Whitespace-normalised text of an element, at most MAX_TEXT_CHARS (script/style skipped). */
+function textOf(el: DomNode): string {
+  let s = '';
+  let node: DomNode | null = el.firstChild;
+  while (node !== null && s.length < MAX_TEXT_CHARS) {
+    let descend = false;
+    if (node.nodeType === 3) s += (node as DomText).data;
+    else if (node.nodeType === 1) {
+      const t = (node as DomElement).localName;
+      descend = t !== 'script' && t !== 'style' && t !== 'noscript' && t !== 'template';
+      if (t === 'br' || t === 'p' || t === 'div' || t === 'li') s += ' ';
+    }
+    if (descend && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node.nextSibling === null) {
+      node = node.parentNode;
+      if (node === el) node = null;
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  return s.replace(WS, ' ').trim();
+}
+
+function rawText(el: DomNode): string {
+  let s = '';
+  for (let n = el.firstChild; n !== null && s.length < MAX_JSON_LD_CHARS; n = n.nextSibling) {
+    if (n.nodeType === 3) s += (n as DomText).data;
+  }
+  return s;
+}

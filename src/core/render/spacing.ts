@@ -1,0 +1,189 @@
+// What separates two consecutive kept blocks in the page as a browser would show it: nothing, a space, a line or
+// a table cell. Render only: the block texts (and so the features) are not touched.
+//
+// The collapsed DOM drops whitespace-only text nodes (docs/design.md, Collapsed DOM), so `<span>from</span> <span>typing</span>` gives the
+// blocks "from" and "typing" with the space between them gone, and the reference's concatenation (docs/design.md, Text output) prints "fromtyping" (the
+// reference does the same). Code listings, tag clouds and inline-styled prose lose their word boundaries that way.
+// This looks at the DOM between the end of one block's text and the start of the next one's: a whitespace text
+// node, a line break or a block-level boundary means the two are separate words. A block's DOM node may be the top
+// element of a merged chain (`<em><a>Red Book</a> </em>`), so the walk starts at the block's own text inside it and
+// ends at the next block's own text: whitespace inside the chain counts.
+
+import { BLOCK_TAGS, SKIP_TAGS } from '../blocks/cdom.js';
+import { type DomElement, type DomNode, isElement, isText, type DomText } from '../parse/dom.js';
+import type { Page } from '../blocks/page.js';
+import { isBlankText } from '../parse/text-stats.js';
+import { ANCESTOR_TAGS } from '../blocks/context.js';
+import type { TextLayout } from './text.js';
+
+const WHITESPACE = /[\s\u00a0]/;
+/** Steps walked at most between two blocks; past it they are taken as separate (a long stretch of dropped markup). */
+const MAX_STEPS = 200;
+/** Elements climbed at most from a block to its table cell. */
+const MAX_CELL_CLIMB = 12;
+
+/** Set by `after`: whether its last climb left a block-level element (module state: no object per step). */
+let crossedBlock = false;
+
+/** The node after `node`'s subtree in document order; sets `crossedBlock` when the climb left a block-level element. */
+function after(node: DomNode): DomNode | null {
+  crossedBlock = false;
+  let n: DomNode | null = node;
+  while (n !== null) {
+    const sibling: DomNode | null = n.nextSibling;
+    if (sibling !== null) return sibling;
+    n = n.parentNode;
+    if (n !== null && isElement(n) && BLOCK_TAGS.has((n as DomElement).localName)) crossedBlock = true;
+  }
+  return null;
+}
+
+/** Last node that belongs to a block whose text starts at `start` (text split by the parser at references runs on). */
+function blockEnd(start: DomNode): DomNode {
+  if (!isText(start)) return start;
+  let end: DomNode = start;
+  while (end.nextSibling !== null && isText(end.nextSibling)) end = end.nextSibling;
+  return end;
+}
+
+/**
+ * The first (or last) non-blank text node inside `root`, skipping what the collapsed DOM skips; `root` itself when
+ * it is a text node, null when none is found within MAX_STEPS nodes.
+ */
+function textIn(root: DomNode, last: boolean): DomNode | null {
+  if (isText(root)) return root;
+  let found: DomNode | null = null;
+  let n: DomNode | null = root.firstChild;
+  for (let steps = 0; n !== null && steps < MAX_STEPS; steps++) {
+    if (isText(n)) {
+      if (!isBlankText((n as DomText).data)) {
+        if (!last) return n;
+        found = n;
+      }
+    } else if (isElement(n) && !SKIP_TAGS.has((n as DomElement).localName) && n.firstChild !== null) {
+      n = n.firstChild;
+      continue;
+    }
+    while (n !== null && n.nextSibling === null) {
+      n = n.parentNode;
+      if (n === root) return found;
+    }
+    if (n !== null) n = n.nextSibling;
+  }
+  return found;
+}
+
+/**
+ * What the page shows between the block whose DOM node is `from` and the block whose DOM node is `to` (the next
+ * block in document order): '' when the two run on as one word, else the whitespace. Outside `<pre>` any boundary
+ * is ' '; with `verbatim` (both inside `<pre>`) it is the whitespace itself, '\n' for a line break and '\n\n' for a
+ * block boundary.
+ */
+export function gapBetween(from: DomNode, to: DomNode, verbatim = false): string {
+  const start = textIn(from, true) ?? from;
+  const target = textIn(to, false) ?? to;
+  let gap = '';
+  let next = after(blockEnd(start));
+  for (let steps = 0; next !== null; steps++) {
+    if (crossedBlock || steps > MAX_STEPS) return verbatim ? '\n\n' : ' ';
+    if (next === target) return gap;
+    if (isText(next)) {
+      const data = (next as DomText).data;
+      if (WHITESPACE.test(data)) {
+        if (!verbatim) return ' ';
+        gap += data;
+      }
+      next = after(next);
+      continue;
+    }
+    if (isElement(next)) {
+      const tag = (next as DomElement).localName;
+      if (BLOCK_TAGS.has(tag)) {
+        if (!verbatim) return ' ';
+        if (tag !== 'br') return '\n\n';
+        gap += '\n';
+        next = after(next);
+        continue;
+      }
+      if (!SKIP_TAGS.has(tag) && next.firstChild !== null) {
+        next = next.firstChild;
+        continue;
+      }
+    }
+    next = after(next);
+  }
+  return verbatim ? '\n\n' : ' ';
+}
+
+/** True when the page shows a word boundary between the blocks whose DOM nodes are `from` and `to`. */
+export function spaceBetween(from: DomNode, to: DomNode): boolean {
+  return gapBetween(from, to) !== '';
+}
+
+/** The table cell (`td`/`th`) that holds a block's text directly (inline markup only in between), or null. */
+function cellOf(node: DomNode): DomElement | null {
+  let n: DomNode | null = node;
+  for (let i = 0; n !== null && i < MAX_CELL_CLIMB; i++, n = n.parentNode) {
+    if (!isElement(n)) continue;
+    const tag = (n as DomElement).localName;
+    if (tag === 'td' || tag === 'th') return n as DomElement;
+    if (BLOCK_TAGS.has(tag)) return null;
+  }
+  return null;
+}
+
+function rowOf(cell: DomElement): DomNode | null {
+  const row = cell.parentNode;
+  return row !== null && isElement(row) && (row as DomElement).localName === 'tr' ? row : null;
+}
+
+function tableOf(row: DomNode): DomNode | null {
+  let n = row.parentNode;
+  for (let i = 0; n !== null && i < 3; i++, n = n.parentNode) {
+    if (isElement(n) && (n as DomElement).localName === 'table') return n;
+  }
+  return null;
+}
+
+/**
+ * Separator between two kept blocks that sit directly in table cells: '\t' between cells of one row, '\n' between
+ * rows of one table; null otherwise (a layout table whose cells hold paragraphs keeps its block breaks).
+ */
+export function cellSeparator(from: DomNode, to: DomNode): '\t' | '\n' | null {
+  const a = cellOf(from);
+  if (a === null) return null;
+  const b = cellOf(to);
+  if (b === null || a === b) return null;
+  const rowA = rowOf(a);
+  const rowB = rowOf(b);
+  if (rowA === null || rowB === null) return null;
+  if (rowA === rowB) return '\t';
+  const table = tableOf(rowA);
+  return table !== null && table === tableOf(rowB) ? '\n' : null;
+}
+
+const PRE = ANCESTOR_TAGS.indexOf('pre');
+const TABLE = ANCESTOR_TAGS.indexOf('table');
+const CR = /\r\n?/g;
+
+/** The text of a block as the page shows it inside `<pre>`: its text nodes verbatim (line breaks and indentation). */
+function verbatimText(node: DomNode): string {
+  const start = textIn(node, false);
+  if (start === null) return '';
+  let text = '';
+  for (let n: DomNode | null = start; n !== null && isText(n); n = n.nextSibling) text += (n as DomText).data;
+  return text.replace(CR, '\n');
+}
+
+/** How the plain text of `page` is laid out: word boundaries, table rows and cells, `<pre>` text kept as is. */
+export function pageTextLayout(page: Page): TextLayout {
+  const inPre = (i: number): boolean => page.leafInfo[i]?.context.tags[PRE] === 1;
+  const inTable = (i: number): boolean => page.leafInfo[i]?.context.tags[TABLE] === 1;
+  const node = (i: number): DomNode => page.blocks[i].domNode as DomNode;
+  return {
+    gap: (a, b) => gapBetween(node(a), node(b), inPre(a) && inPre(b)),
+    verbatimGap: (a, b) => (inPre(a) && inPre(b) ? gapBetween(node(a), node(b), true) : null),
+    cell: (a, b) => (inTable(a) && inTable(b) ? cellSeparator(node(a), node(b)) : null),
+    verbatim: (i) => (inPre(i) ? verbatimText(node(i)) : undefined),
+  };
+}

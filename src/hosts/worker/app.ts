@@ -1,0 +1,204 @@
+// pith's HTTP surface: the hono app and its routes. Routes parse the request, call the guarded fetch, the
+// extractor and the cache, and throw PithError for everything that goes wrong (errors.ts answers them).
+//
+//   GET  /health                 {"status":"ok","modelVersion":...}
+//   GET  /                       a short HTML page with the routes and a form
+//   GET  /v1/extract?url=...     JSON by default (format=, nocache=, debug=, token=)
+//   POST /v1/extract             text/html body (?url= resolves links) or JSON {html, url}; nothing fetched
+//   GET  /<target-url>           text/plain by default; options in the query (see options.ts for the rule)
+
+import { Hono, type Context } from 'hono';
+import { PithError } from '../../errors.js';
+import type { Extraction, OutputFormat } from '../../types.js';
+import { enforceRateLimit, requireToken } from './access.js';
+import { articleKey, storeArticle } from './article-cache.js';
+import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from './cache.js';
+import { settingsOf, type Env, type Settings } from './env.js';
+import type { Extractor } from './extractor.js';
+import { onError, onNotFound } from './errors.js';
+import { decodeBody } from '../../io/charset.js';
+import { decodeRequestBody, fetchPage, readLimited } from './fetch-page.js';
+import { sniffBinary } from '../../io/sniff.js';
+import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type RenderContext } from './format.js';
+import { checkTarget } from '../../io/guard.js';
+import { feedRoutes } from './feed/routes.js';
+import { INDEX_HTML } from './index-page.js';
+import { jobsRoutes } from './jobs/routes.js';
+import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.js';
+
+type AppEnv = { Bindings: Env };
+type AppContext = Context<AppEnv>;
+
+const HTML_BODY_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+
+/** Rate limit, then token: both before any work. */
+async function admit(c: AppContext, options: RequestOptions, settings: Settings): Promise<void> {
+  await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
+  await requireToken(c.req.raw, options.token, settings);
+}
+
+function nonEmpty(extraction: Extraction): Extraction {
+  if (extraction.text.trim() === '') {
+    throw new PithError('no_content', 'no main content was found on this page (it may be empty, a login wall or built by JavaScript)');
+  }
+  return extraction;
+}
+
+async function respondRendered(format: OutputFormat, extraction: Extraction, context: RenderContext, extraHeaders: Record<string, string>): Promise<Response> {
+  const { body, contentType } = renderExtraction(format, extraction, context);
+  const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders });
+  return new Response(body, { status: 200, headers });
+}
+
+/** The cached extraction flow shared by GET /v1/extract and the prefix form. */
+async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: OutputFormat): Promise<Response> {
+  const settings = settingsOf(c.env);
+  await admit(c, options, settings);
+  const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
+  const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
+  const modelVersion = extractor.modelVersion;
+  const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
+  const cacheable = settings.cacheTtlS > 0;
+
+  const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: true };
+  const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
+  if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
+
+  const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
+  const response = await respondRendered(
+    format,
+    extraction,
+    { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, debug: options.debug },
+    { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
+  );
+  // Errors never get here: only a successful, non-empty extraction is stored.
+  const stored = storeMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
+  // the article alone too, for the feed proxy (article-cache.ts)
+  if (stored && format === 'html' && !options.debug && extraction.html !== undefined) {
+    storeArticle(c.executionCtx, articleKey(target, modelVersion, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
+  }
+  return withClientCacheHeaders(response, clientHeaders);
+}
+
+/**
+ * Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}.
+ * Not hono/body-limit: with a Content-Length (and no Transfer-Encoding) it checks only the header and passes the
+ * stream on uncounted, and its limit is fixed when the middleware is built, where ours comes from the env per
+ * request; readLimited() counts the bytes actually read, the same reader the page fetcher uses.
+ */
+async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
+  const contentType = c.req.header('content-type') ?? '';
+  const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
+  const declared = Number(c.req.header('content-length') ?? '');
+  const maxBytes = settings.fetch.maxBytes;
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new PithError('input_too_large', `the posted body is ${declared} bytes, more than the ${maxBytes} pith takes`);
+  }
+  const readBody = async (): Promise<Uint8Array> => {
+    // One deadline for the whole body, like a fetch: a client sending a byte a second holds nothing for long.
+    const timeoutMs = settings.fetch.timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PithError('request_timeout', `the posted body did not arrive within ${timeoutMs} ms`, { timeoutMs })), timeoutMs);
+    });
+    deadline.catch(() => undefined);
+    try {
+      const raw = await readLimited(c.req.raw.body, maxBytes, deadline, 'the posted body');
+      return await decodeRequestBody(raw, c.req.header('content-encoding') ?? null, maxBytes, deadline);
+    } catch (err) {
+      if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError('input_too_large', err.message);
+      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const htmlOf = (bytes: Uint8Array, type: string): string => {
+    const binary = sniffBinary(bytes);
+    if (binary !== null) throw new PithError('not_html', `the posted body is labelled ${mediaType} but holds ${binary}, not HTML`, { mediaType });
+    return decodeBody(bytes, type).text;
+  };
+  const queryUrl = c.req.query('url');
+  if (HTML_BODY_TYPES.has(mediaType)) {
+    return { html: htmlOf(await readBody(), contentType), url: queryUrl };
+  }
+  if (mediaType === 'application/json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(await readBody()));
+    } catch (err) {
+      if (err instanceof PithError) throw err;
+      throw new PithError('invalid_input', 'the body is not valid JSON: send {"html": "<html>...", "url": "https://..."}');
+    }
+    const record = (parsed ?? {}) as Record<string, unknown>;
+    if (typeof record.html !== 'string') throw new PithError('invalid_input', 'the JSON body needs an "html" string: {"html": "<html>...", "url": "https://..."}');
+    if (record.url !== undefined && typeof record.url !== 'string') throw new PithError('invalid_input', '"url" must be a string');
+    return { html: record.html, url: (record.url as string | undefined) ?? queryUrl };
+  }
+  throw new PithError('not_html', `POST a text/html body or application/json {"html", "url"}, not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`, { mediaType });
+}
+
+/** Checks that a url given only for resolving links is an absolute http(s) URL; it is never fetched. */
+function baseUrlOf(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PithError('invalid_url', `url "${url.slice(0, 200)}" is not an absolute URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new PithError('invalid_url', 'url must be http or https');
+  return parsed.href;
+}
+
+/** Builds the app around an extractor (src/hosts/worker/index.ts passes the real one). */
+export function createApp(extractor: Extractor): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.notFound(onNotFound);
+
+  app.get('/health', async (c) => {
+    await extractor.ready(); // a healthy pith can run its model
+    return c.json({ status: 'ok', modelVersion: extractor.modelVersion }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/', (c) => c.html(INDEX_HTML));
+  app.get('/robots.txt', (c) => c.text(ROBOTS_TXT));
+  app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } }));
+
+  app.get('/v1/extract', conditionalGet, async (c) => {
+    const options = parseOptions(new URL(c.req.url).searchParams);
+    const url = c.req.query('url') ?? c.req.query('pith_url');
+    if (url === undefined || url.trim() === '') throw new PithError('invalid_url', 'missing url parameter: GET /v1/extract?url=https://example.com/article');
+    return serveTarget(c, extractor, url.trim(), options, 'json');
+  });
+
+  app.post('/v1/extract', async (c) => {
+    const settings = settingsOf(c.env);
+    const options = parseOptions(new URL(c.req.url).searchParams);
+    await admit(c, options, settings);
+    const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
+    const posted = await readPostedHtml(c, settings);
+    const url = baseUrlOf(posted.url);
+    const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
+    return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store', vary: 'Accept' });
+  });
+
+  app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)
+  app.route('/', jobsRoutes(extractor)); // POST /v1/jobs, GET /v1/jobs/<id>[/results|/duplicates] (jobs/routes.ts)
+
+  // Unknown API paths are not targets.
+  app.all('/v1/*', (c) => onNotFound(c));
+
+  // The prefix form: everything else is a target URL.
+  app.get('/*', conditionalGet, async (c) => {
+    const requestUrl = new URL(c.req.url);
+    const settings = settingsOf(c.env);
+    const { target, options } = splitPrefixTarget(requestUrl.pathname + requestUrl.search, settings.token !== '');
+    return serveTarget(c, extractor, target, options, 'text');
+  });
+
+  return app;
+}
