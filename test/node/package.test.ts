@@ -11,7 +11,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('npm package contents', () => {
   it('ships dist, bin, models and LICENSE, and no golden files, maps, tests or dev tools', () => {
-    expect(existsSync(join(ROOT, 'dist', 'src', 'lib.js')), 'dist/ is missing: run `npm run build` (npm install does)').toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'src', 'hosts', 'node', 'lib.js')), 'dist/ is missing: run `npm run build` (npm install does)').toBe(true);
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
     const files = pack.files.map((f) => f.path);

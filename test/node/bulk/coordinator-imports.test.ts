@@ -23,16 +23,16 @@ function loadedAtStart(entry: string): Set<string> {
 
 describe('the coordinating process of pith batch', () => {
   it('loads neither onnxruntime nor the pipeline at start-up', () => {
-    const modules = loadedAtStart('cli.ts');
-    expect(modules).toContain('batch.ts'); // the walk works: the pool is there
-    expect(modules).toContain('bulk/warc.ts');
-    for (const heavy of ['lib.ts', 'extract.ts', 'batch-extract.ts', 'batch-prime.ts', 'model/onnx-classifier.ts', 'model/node-assets.ts', 'parse/page.ts']) {
+    const modules = loadedAtStart('hosts/node/cli.ts');
+    expect(modules).toContain('hosts/node/batch.ts'); // the walk works: the pool is there
+    expect(modules).toContain('io/warc.ts');
+    for (const heavy of ['hosts/node/lib.ts', 'core/extract.ts', 'hosts/node/batch-extract.ts', 'hosts/node/batch-prime.ts', 'core/model/onnx-classifier.ts', 'hosts/node/model-assets.ts', 'core/blocks/page.ts']) {
       expect(modules, heavy).not.toContain(heavy);
     }
   });
 
   it('while a worker does', () => {
-    const modules = loadedAtStart('batch-worker.ts');
-    for (const module of ['batch-extract.ts', 'batch-prime.ts', 'lib.ts', 'model/onnx-classifier.ts']) expect(modules, module).toContain(module);
+    const modules = loadedAtStart('hosts/node/batch-worker.ts');
+    for (const module of ['hosts/node/batch-extract.ts', 'hosts/node/batch-prime.ts', 'hosts/node/lib.ts', 'core/model/onnx-classifier.ts']) expect(modules, module).toContain(module);
   });
 });
