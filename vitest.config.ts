@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     // A teardown that does not end (a child process holding a handle) fails the run instead of hanging it.
     teardownTimeout: 30_000,
-    // The Worker logs every failed fetch as one JSON line (src/hosts/worker/fetch-errors.ts); the workerd tests fail fetches
+    // The Worker logs every failed fetch as one JSON line (src/io/fetch-errors.ts); the workerd tests fail fetches
     // on purpose and check those lines where they mean to (test/workers/server/fetch-errors.test.ts).
     onConsoleLog: (log) => !log.includes('"event":"fetch_failed"'),
     projects: [

@@ -1,6 +1,6 @@
 // A small WARC reader (ISO 28500, WARC/1.0 and 1.1) and the HTML pages inside. Pure: bytes in, records out; no
-// file system, no network, no decompression (the hosts gunzip: Node's zlib in the CLI, DecompressionStream in the
-// Worker), so the same code runs in Node and workerd.
+// file system, no network, no decompression (warc-pages.ts decodes, with the one content decoder), so the same
+// code runs in Node and workerd.
 //
 // Why not an npm WARC reader: the maintained one (warcio) pulls in hash-wasm, whose WebAssembly is compiled from
 // bytes at run time (refused by workerd), plus CLI and temp-file dependencies. Reading is a small format:
@@ -50,6 +50,18 @@ export class WarcFormatError extends Error {
   }
 }
 
+/** A WARC record larger than the reader takes. */
+export class WarcTooLargeError extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+    readonly offset: number,
+  ) {
+    super(`a WARC record of ${bytes} bytes is larger than the ${maxBytes} pith reads (at byte ${offset} of the uncompressed WARC)`);
+    this.name = 'WarcTooLargeError';
+  }
+}
+
 const CR = 13;
 const LF = 10;
 const MAX_HEADER_BYTES = 1024 * 1024;
@@ -88,6 +100,9 @@ export class WarcReader {
   private length = 0;
   private consumed = 0;
 
+  /** `maxRecordBytes`: a record block larger than this is refused (WarcTooLargeError) before it is buffered. */
+  constructor(private readonly maxRecordBytes = Number.MAX_SAFE_INTEGER) {}
+
   /** Adds bytes and returns the records completed by them. */
   push(chunk: Uint8Array): WarcRecord[] {
     if (this.length + chunk.length > this.buffer.length) {
@@ -113,6 +128,7 @@ export class WarcReader {
       const fields = parseFields(head.slice(head.indexOf('\r\n') + 2));
       const contentLength = Number(fields.get('content-length'));
       if (!Number.isSafeInteger(contentLength) || contentLength < 0) throw new WarcFormatError('a WARC record has no valid Content-Length', this.consumed + start);
+      if (contentLength > this.maxRecordBytes) throw new WarcTooLargeError(contentLength, this.maxRecordBytes, this.consumed + start);
       const blockStart = end + 4;
       if (blockStart + contentLength > this.length) break; // the block is not all here yet
       records.push({
@@ -147,8 +163,8 @@ export function readWarc(bytes: Uint8Array): WarcRecord[] {
 }
 
 /** Every record of a stream of decompressed WARC bytes, as they complete. */
-export async function* readWarcStream(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<WarcRecord> {
-  const reader = new WarcReader();
+export async function* readWarcStream(chunks: AsyncIterable<Uint8Array>, maxRecordBytes?: number): AsyncGenerator<WarcRecord> {
+  const reader = new WarcReader(maxRecordBytes);
   for await (const chunk of chunks) yield* reader.push(chunk);
   reader.end();
 }
@@ -202,11 +218,6 @@ export function htmlPageOf(record: WarcRecord): WarcHtmlPage | null {
   if (!HTML_TYPES.has(contentType.split(';', 1)[0].trim().toLowerCase())) return null;
   const encoding = (http.headers.get('content-encoding') ?? '').trim().toLowerCase();
   return { url: record.targetUri, contentType, contentEncoding: encoding === 'identity' ? '' : encoding, body: http.body };
-}
-
-/** The charset parameter of a Content-Type, or undefined. */
-export function charsetOf(contentType: string): string | undefined {
-  return /charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType)?.[1];
 }
 
 // ---- writing (fixtures, tests) ----

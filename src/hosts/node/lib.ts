@@ -1,5 +1,6 @@
 // The Node library entry: `import { extract } from 'pith'`.
 
+import './brotli.js';
 import { extractWith, type ExtractOptions } from '../../core/extract.js';
 import { loadNodeClassifier } from './model-assets.js';
 import type { Extraction, FeatureSetName } from '../../types.js';

@@ -17,7 +17,7 @@ import { settingsOf, type Env, type Settings } from './env.js';
 import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
 import { decodeBody } from '../../io/charset.js';
-import { decodeRequestBody, fetchPage, readLimited } from './fetch-page.js';
+import { fetchPage, readRequestBody } from '../../io/fetch.js';
 import { sniffBinary } from '../../io/sniff.js';
 import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type RenderContext } from './format.js';
 import { checkTarget } from '../../io/guard.js';
@@ -86,7 +86,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
  * Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}.
  * Not hono/body-limit: with a Content-Length (and no Transfer-Encoding) it checks only the header and passes the
  * stream on uncounted, and its limit is fixed when the middleware is built, where ours comes from the env per
- * request; readLimited() counts the bytes actually read, the same reader the page fetcher uses.
+ * request; readRequestBody() counts the bytes actually read and decoded, the same reader the page fetcher uses.
  */
 async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
   const contentType = c.req.header('content-type') ?? '';
@@ -105,11 +105,9 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
     });
     deadline.catch(() => undefined);
     try {
-      const raw = await readLimited(c.req.raw.body, maxBytes, deadline, 'the posted body');
-      return await decodeRequestBody(raw, c.req.header('content-encoding') ?? null, maxBytes, deadline);
+      return await readRequestBody(c.req.raw.body, c.req.header('content-encoding') ?? null, maxBytes, deadline);
     } catch (err) {
-      if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError('input_too_large', err.message);
-      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
+      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message); // a broken client stream
       throw err;
     } finally {
       clearTimeout(timer);

@@ -1,7 +1,9 @@
 // The Worker's bindings and the settings derived from them (parsed once per env object, not per request).
 
 import { parseAllowHosts } from '../../io/guard.js';
-import { DEFAULT_FETCH_LIMITS, type FetchLimits } from './fetch-page.js';
+import { DEFAULT_FETCH_LIMITS, type FetchLimits } from '../../io/fetch.js';
+import type { TcpProbe } from '../../io/fetch-errors.js';
+import { tcpOpens } from './tcp-probe.js';
 
 export interface Env {
   /** Comma-separated hosts or addresses that bypass the address guard (development only). */
@@ -25,7 +27,8 @@ export interface Env {
 export interface Settings {
   allowHosts: ReadonlySet<string>;
   cacheTtlS: number;
-  fetch: FetchLimits;
+  /** Fetch limits, and the Worker's TCP probe that tells DNS from TLS failures (passed on with the limits). */
+  fetch: FetchLimits & { tcpProbe: TcpProbe };
   token: string;
   rateLimitPeriodS: number;
   rateLimitPerMin: number;
@@ -57,6 +60,7 @@ export function settingsOf(env: Env | undefined): Settings {
       timeoutMs: numberVar(e.PITH_FETCH_TIMEOUT_MS, DEFAULT_FETCH_LIMITS.timeoutMs, 'PITH_FETCH_TIMEOUT_MS'),
       maxBytes: numberVar(e.PITH_MAX_BYTES, DEFAULT_FETCH_LIMITS.maxBytes, 'PITH_MAX_BYTES'),
       maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
+      tcpProbe: tcpOpens,
     }),
     token: (e.PITH_TOKEN ?? '').trim(),
     rateLimitPeriodS: numberVar(e.PITH_RATE_LIMIT_PERIOD_S, 60, 'PITH_RATE_LIMIT_PERIOD_S'),

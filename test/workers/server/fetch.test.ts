@@ -1,7 +1,7 @@
 // Fetching the target: every error status, limits while streaming, redirects checked hop by hop.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FETCH_LIMITS, guardedFetch } from '../../../src/hosts/worker/fetch-page';
+import { DEFAULT_FETCH_LIMITS, guardedFetch } from '../../../src/io/fetch';
 import { checkTarget, parseAllowHosts } from '../../../src/io/guard';
 import { BLOCKED_URLS } from './blocked-urls';
 import { call, errorOf, extractPath, page, pageServerPort } from './helpers';

@@ -12,7 +12,7 @@ import type { Extractor } from '../extractor.js';
 import { articleKey, cachedArticle, storeArticle } from '../article-cache.js';
 import { cacheKeyFor, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
-import { fetchPage } from '../fetch-page.js';
+import { fetchPage } from '../../../io/fetch.js';
 import { renderExtraction } from '../format.js';
 import { checkTarget } from '../../../io/guard.js';
 

@@ -24,7 +24,7 @@
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PithError } from '../../../errors.js';
-import { looksLikeHtml } from '../fetch-page.js';
+import { looksLikeHtml } from '../../../io/fetch.js';
 import { attributesOf, scanElements, XmlScanError, type XmlElement } from './xml-scan.js';
 
 export type FeedKind = 'rss' | 'rdf' | 'atom';

@@ -29,7 +29,7 @@ import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { numberVar, settingsOf, type Env } from '../env.js';
 import { decodeBody } from '../../../io/charset.js';
-import { guardedFetch } from '../fetch-page.js';
+import { guardedFetch } from '../../../io/fetch.js';
 import { checkTarget } from '../../../io/guard.js';
 import { FLAG_VALUE, TRUE_VALUE, parseOptions, splitPrefixTarget, type RequestOptions } from '../options.js';
 import { articleFor, fillArticles, type ItemStatus } from './articles.js';

@@ -102,7 +102,7 @@ async function consumeChunks(batch: MessageBatch<unknown>, env: JobsEnv, ctx: Ex
     const context: UrlContext = { extractor, settings, options: p.body.options, ctx };
     const outcomes = archivedPages(bindings, p.body.jobId, p.body.chunk).then(async (pages) => {
       const out: UrlOutcome[] = [];
-      for (const page of pages) out.push(await processArchived(page.url, page.html, context));
+      for (const page of pages) out.push(await processArchived(page.url, page.html, context, page.error));
       return out;
     });
     outcomes.catch(() => undefined); // awaited below, per message

@@ -7,14 +7,14 @@
 // result line; nothing here throws for them. Retryable failures (429, 5xx, time-outs, connection errors) are tried
 // again with exponential backoff and jitter, `options.attempts` times in all.
 
-import { PithError } from '../../../errors.js';
+import { PithError, type PithErrorCode } from '../../../errors.js';
 import type { Extraction } from '../../../types.js';
 import { isAllowed, parseRobots, robotsFromStatus, ALLOW_ALL, DISALLOW_ALL, type RobotsPolicy } from '../../../io/robots.js';
 import type { JobResult } from '../../../io/ndjson.js';
 import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheLookup, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
-import { fetchPage, guardedFetch } from '../fetch-page.js';
+import { fetchPage, guardedFetch } from '../../../io/fetch.js';
 import { renderExtraction } from '../format.js';
 import type { OutputFormat as Format } from '../../../types.js';
 import { checkTarget } from '../../../io/guard.js';
@@ -215,8 +215,9 @@ export async function processUrl(url: string, context: UrlContext): Promise<UrlO
 }
 
 /** One page of a WARC job: extracted from its archived HTML, nothing fetched, nothing cached. */
-export async function processArchived(url: string, html: string, context: UrlContext): Promise<UrlOutcome> {
+export async function processArchived(url: string, html: string, context: UrlContext, error?: { code: string; message: string }): Promise<UrlOutcome> {
   try {
+    if (error !== undefined) throw new PithError(error.code as PithErrorCode, error.message); // its payload did not decode (io/warc-pages.ts)
     let target: URL;
     try {
       target = new URL(url);

@@ -12,7 +12,7 @@ import { clusterSignatures, decodeSignature, NEAR_DUPLICATE_PARAMS } from '../..
 import { enforceRateLimit, requireToken } from '../access.js';
 import type { Extractor } from '../extractor.js';
 import { settingsOf, type Settings } from '../env.js';
-import { readLimited } from '../fetch-page.js';
+import { readLimited } from '../../../io/fetch.js';
 import { checkTarget } from '../../../io/guard.js';
 import { parseOptions } from '../options.js';
 import { splitWarc } from './warc-source.js';
@@ -210,7 +210,7 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
     if (warc === null) meta = await createJob(bindings, urls, options);
     else {
       const id = crypto.randomUUID();
-      const pages = await splitWarc(bindings, id, warc, maxUrlsOf(c.env));
+      const pages = await splitWarc(bindings, id, warc, maxUrlsOf(c.env), settings.fetch.maxBytes);
       meta = await storeJob(bindings, pages, options, `warc:${warc}`, id);
       await enqueueChunks(bindings, meta, pages);
     }

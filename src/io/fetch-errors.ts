@@ -6,20 +6,43 @@
 //   TLS handshake with a plain server  Error "internal error; reference = <id>" (the same)
 // DNS and TLS look the same, so for an "internal error" one plain TCP connection to the host and port tells them
 // apart: it opens when the name resolves and something listens (the failure was TLS, or unknown over plain HTTP), and
-// fails when the name does not resolve. On Cloudflare's edge, the same failures come back as responses with
+// fails when the name does not resolve (the host gives the probe: hosts/worker/tcp-probe.ts). Node's fetch names the
+// socket error in `cause.code` (ECONNREFUSED, ENOTFOUND, ...). On Cloudflare's edge, the same failures come back as responses with
 // Cloudflare's own status codes (521 refused, 522/524 time-out, 523 unreachable, 525/526 TLS, 530 DNS), read by
 // causeOfStatus(). Time-outs are pith's own deadline.
 
-import { connect } from 'cloudflare:sockets';
-import { PithError } from '../../errors.js';
+import { PithError } from '../errors.js';
 
 /** Why a fetch failed: the `cause` of upstream errors in the error JSON and in the log line. */
 export type FetchCause = 'dns' | 'refused' | 'tls' | 'timeout' | 'unreachable' | 'unknown';
 
-/** How long the TCP probe may take at most (it also stops at the fetch's own deadline). */
-const PROBE_TIMEOUT_MS = 2_000;
 
 const CONNECTION_LOST = /network connection lost/i;
+
+/** Node's socket error codes (the `cause` of undici's "fetch failed"). */
+const NODE_CAUSES: ReadonlyMap<string, FetchCause> = new Map([
+  ['ECONNREFUSED', 'refused'],
+  ['ECONNRESET', 'refused'],
+  ['UND_ERR_SOCKET', 'refused'],
+  ['ENOTFOUND', 'dns'],
+  ['EAI_AGAIN', 'dns'],
+  ['EHOSTUNREACH', 'unreachable'],
+  ['ENETUNREACH', 'unreachable'],
+  ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
+  ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
+  ['SELF_SIGNED_CERT_IN_CHAIN', 'tls'],
+  ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'tls'],
+  ['CERT_HAS_EXPIRED', 'tls'],
+  ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+]);
+const NODE_MESSAGES: Readonly<Record<FetchCause, string>> = {
+  refused: 'the connection was refused or reset (is a server listening on that port?)',
+  dns: 'the name does not resolve (DNS)',
+  unreachable: 'the host cannot be reached',
+  tls: 'the TLS handshake failed (the server does not speak TLS on that port, or its certificate is not accepted)',
+  timeout: 'it timed out',
+  unknown: 'unknown error',
+};
 const INTERNAL_ERROR = /internal error/i;
 
 /** Cloudflare's own status codes for origin failures (only trusted when Cloudflare itself answered). */
@@ -40,40 +63,28 @@ export function causeOfStatus(status: number, headers: Headers): FetchCause | nu
   return (headers.get('server') ?? '').toLowerCase() === 'cloudflare' ? cause : null;
 }
 
-/** Whether a plain TCP connection to the URL's host and port opens (the name resolves and something listens). */
-async function tcpOpens(url: URL, deadline: Promise<never>): Promise<boolean> {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-  });
-  try {
-    const socket = connect({ hostname: url.hostname.replace(/^\[|\]$/g, ''), port }, { secureTransport: 'off', allowHalfOpen: false });
-    const opened = socket.opened.then(
-      () => true,
-      () => false,
-    );
-    const result = await Promise.race([opened, timeout, deadline.catch(() => false)]);
-    socket.close().catch(() => undefined);
-    return result;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/**
+ * Whether a plain TCP connection to the URL's host and port opens (the name resolves and something listens), at
+ * most `deadline`: the host gives it (the Worker's uses cloudflare:sockets); without one, "internal error" stays
+ * unexplained.
+ */
+export type TcpProbe = (url: URL, deadline: Promise<never>) => Promise<boolean>;
 
 /** The PithError for a fetch() that threw before any response, with its cause. */
-export async function connectError(err: unknown, url: URL, deadline: Promise<never>): Promise<PithError> {
+export async function connectError(err: unknown, url: URL, deadline: Promise<never>, tcpOpens?: TcpProbe): Promise<PithError> {
   const raw = err instanceof Error ? err.message : String(err);
   const host = url.host;
   let cause: FetchCause = 'unknown';
   let message = `could not connect to ${host}: ${raw}`;
-  if (CONNECTION_LOST.test(raw)) {
+  const nodeCode = (err as { cause?: { code?: unknown } } | null)?.cause?.code; // Node's fetch (undici): the socket error
+  if (typeof nodeCode === 'string' && NODE_CAUSES.has(nodeCode)) {
+    cause = NODE_CAUSES.get(nodeCode)!;
+    message = `could not connect to ${host}: ${NODE_MESSAGES[cause]} (${nodeCode})`;
+  } else if (CONNECTION_LOST.test(raw)) {
     cause = 'refused';
     message = `could not connect to ${host}: the connection was refused or reset (is a server listening on that port?)`;
   } else if (INTERNAL_ERROR.test(raw)) {
-    if (await tcpOpens(url, deadline)) {
+    if (tcpOpens !== undefined && (await tcpOpens(url, deadline))) {
       if (url.protocol === 'https:') {
         cause = 'tls';
         message = `could not connect to ${host}: the TLS handshake failed (the server does not speak TLS on that port, or its certificate is not accepted)`;

@@ -1,23 +1,20 @@
-// The guarded fetch: every outbound request of pith goes through guardedFetch().
+// The guarded fetch: every outbound request of pith, in the Worker and in the CLI, goes through guardedFetch().
 // - Each URL (the target and every redirect hop) passes checkTarget() before a connection is made.
 // - Redirects are followed here (redirect: 'manual'), at most `maxRedirects`.
-// - One deadline (`timeoutMs`) covers all hops and the whole body; the body is read as a stream and cut at
-//   `maxBytes`.
-// - Content codings: the runtime decodes gzip and br; pith decodes deflate (zlib or raw) and x-gzip itself with
-//   DecompressionStream, which workerd leaves encoded. Decoded bytes are what counts against `maxBytes`, so a
-//   small compressed bomb is stopped like a large plain body. A body that does not decode, a body cut short (a
-//   lying Content-Length, a reset) or a coding pith does not know (zstd, stacked codings) is a 502
-//   `upstream_error`, never a 500. (Under `wrangler dev` a corrupt gzip/br reply used to kill workerd: its DevTools
-//   inspector decodes the body too, fatally; issue 11 defect 1, scripts/start.js has the story.)
+// - One deadline (`timeoutMs`) covers all hops and the whole body; the body streams through the one content
+//   decoder (content-decoder.ts), cut at `maxBytes` decoded bytes. The runtime decodes some codings itself (workerd:
+//   gzip and br; Node's fetch: gzip, x-gzip, deflate and br), pith the rest. A body that does not decode, a body cut
+//   short or a coding pith does not know is a 502 `upstream_error`, never a 500.
 // - The caller says which content types it takes (HTML pages here; the feed proxy takes XML).
 // fetchPage() adds what HTML needs: the content-type check and charset decoding.
 
-import { concatBytes } from '../../io/bytes.js';
-import { PithError } from '../../errors.js';
-import { decodeBody } from '../../io/charset.js';
-import { sniffBinary } from '../../io/sniff.js';
-import { causeOfStatus, connectError, logFetchFailure } from './fetch-errors.js';
-import { checkTarget } from '../../io/guard.js';
+import { concatBytes } from './bytes.js';
+import { PithError } from '../errors.js';
+import { decodeBody } from './charset.js';
+import { sniffBinary } from './sniff.js';
+import { chunksOf, CLIENT_CODES, decodeStream, DECODABLE_CODINGS, type DecodeCodes, parseContentCoding, UPSTREAM_CODES } from './content-decoder.js';
+import { causeOfStatus, connectError, logFetchFailure, type TcpProbe } from './fetch-errors.js';
+import { checkTarget } from './guard.js';
 
 export interface FetchLimits {
   /** Deadline for all hops and the whole body, milliseconds. */
@@ -49,6 +46,8 @@ export interface GuardedFetchOptions extends FetchLimits {
   wanted: string;
   /** Ends the fetch early, like the deadline (e.g. the feed proxy's total time budget): 'upstream_timeout'. */
   signal?: AbortSignal;
+  /** Tells DNS from TLS failures where the runtime does not (the Worker's: hosts/worker/tcp-probe.ts). */
+  tcpProbe?: TcpProbe;
 }
 
 export interface FetchedBody {
@@ -84,101 +83,73 @@ function mediaTypeOf(contentType: string): string {
   return contentType.split(';', 1)[0].trim().toLowerCase();
 }
 
-/**
- * Reads a stream into one buffer, refusing more than `maxBytes` and giving up at `deadline` (a promise that
- * rejects). Throws PithError 'upstream_too_large' past the cap. Also used for request bodies.
- */
-export async function readLimited(
-  stream: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-  deadline?: Promise<never>,
-  what = 'the page',
-): Promise<Uint8Array> {
-  if (stream === null) return new Uint8Array(0);
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+/** Chunks of `stream`, each read raced with `deadline`; a broken stream is PithError 'upstream_error'. */
+async function* chunksBefore(stream: ReadableStream<Uint8Array> | null, deadline: Promise<never> | undefined, what: string): AsyncGenerator<Uint8Array> {
+  const chunks = chunksOf(stream);
   try {
     for (;;) {
-      const next = reader.read().catch((err: unknown) => {
-        // The stream broke: the peer closed early (a Content-Length it did not keep), reset, or sent a body
-        // its coding does not decode. Not pith's fault: 'upstream_error' (the POST route maps it to 'invalid_input').
+      const next = chunks.next().catch((err: unknown) => {
+        // The peer closed early (a Content-Length it did not keep), reset, or sent a body its coding does not decode.
         throw new PithError('upstream_error', `reading ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
       });
       const { done, value } = deadline === undefined ? await next : await Promise.race([next, deadline]);
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        throw new PithError('upstream_too_large', `${what} is larger than ${formatBytes(maxBytes)}: pith reads at most ${formatBytes(maxBytes)}`, { maxBytes });
-      }
-      chunks.push(value);
+      if (done === true) return;
+      yield value;
     }
-  } catch (err) {
-    reader.cancel().catch(() => undefined);
-    throw err;
+  } finally {
+    await chunks.return(undefined).catch(() => undefined);
   }
-  return concatBytes(chunks);
 }
 
-/** The content codings pith takes: gzip and br decoded by the runtime, deflate and x-gzip by decodeContent(). */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-type ContentCoding = 'identity' | 'decoded-by-runtime' | 'x-gzip' | 'deflate';
-
-/** What to do with a Content-Encoding header; a coding pith cannot decode is the upstream's error. */
-function contentCodingOf(header: string | null, host: string): ContentCoding {
-  const value = (header ?? '').trim().toLowerCase();
-  if (value === '' || value === 'identity') return 'identity';
-  if (value === 'gzip' || value === 'br') return 'decoded-by-runtime';
-  if (value === 'x-gzip' || value === 'deflate') return value;
-  throw new PithError('upstream_error', `${host} sent Content-Encoding "${value.slice(0, 40)}", which pith cannot decode (it takes ${ACCEPT_ENCODING})`, { contentEncoding: value.slice(0, 40) });
-}
-
-/** Whether a deflate body is zlib-wrapped (RFC 1950 CMF/FLG check) rather than raw deflate. */
-function isZlib(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+export interface ReadBodyOptions {
+  /** Most decoded bytes (and most bytes on the wire). */
+  maxBytes: number;
+  /** Rejects when time is up (raced with every read). */
+  deadline?: Promise<never>;
+  /** Date.now() after which decoding stops. */
+  deadlineMs?: number;
+  what: string;
+  codes: DecodeCodes;
 }
 
 /**
- * Inflates gzip or deflate bytes, cutting the output at `maxBytes` (a bomb stops there: 'upstream_too_large')
- * and failing with 'upstream_error' when they do not decode. "deflate" is meant to be zlib-wrapped (RFC 9110),
- * but some servers send raw deflate: isZlib() tells them apart.
+ * Reads a body of the given Content-Encoding (null: none) into one buffer, decoded by the one content decoder and
+ * bounded by `options`: past the cap `codes.tooLarge`; a coding pith cannot decode, or data that does not decode,
+ * `codes.corrupt`.
  */
-async function inflate(bytes: Uint8Array, coding: 'gzip' | 'deflate', maxBytes: number, deadline: Promise<never> | undefined, what: string): Promise<Uint8Array> {
-  const format = coding === 'gzip' ? 'gzip' : isZlib(bytes) ? 'deflate' : 'deflate-raw';
-  const decoded = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format));
-  try {
-    return await readLimited(decoded, maxBytes, deadline, `${what}, ${coding}-decoded,`);
-  } catch (err) {
-    if (err instanceof PithError && err.code === 'upstream_error') {
-      throw new PithError('upstream_error', `${what} is labelled ${coding} but does not decode (${err.message})`, { contentEncoding: coding });
-    }
-    throw err;
-  }
-}
-
-/** Decodes what the runtime left encoded (x-gzip, deflate) of a fetched body. */
-async function decodeContent(bytes: Uint8Array, coding: ContentCoding, maxBytes: number, deadline: Promise<never>, host: string): Promise<Uint8Array> {
-  if (coding === 'identity' || coding === 'decoded-by-runtime') return bytes;
-  return inflate(bytes, coding === 'x-gzip' ? 'gzip' : 'deflate', maxBytes, deadline, `the body from ${host}`);
+export async function readBody(stream: ReadableStream<Uint8Array> | null, contentEncoding: string | null, options: ReadBodyOptions): Promise<Uint8Array> {
+  const coding = parseContentCoding(contentEncoding, options.codes.corrupt, options.what);
+  const parts: Uint8Array[] = [];
+  const decoded = decodeStream(chunksBefore(stream, options.deadline, options.what), coding, {
+    maxBytes: options.maxBytes,
+    maxInputBytes: options.maxBytes,
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    what: options.what,
+    codes: options.codes,
+  });
+  for await (const part of decoded) parts.push(part);
+  return concatBytes(parts);
 }
 
 /**
- * Decodes a request body by its Content-Encoding (the runtime does not): identity, gzip, x-gzip or deflate.
- * Throws 'invalid_input' for other codings or a body that does not decode, 'upstream_too_large' past `maxBytes`.
+ * Reads a plain stream into one buffer, refusing more than `maxBytes` ('upstream_too_large') and giving up at
+ * `deadline` (a promise that rejects). For bodies that have no coding (a job request).
  */
-export async function decodeRequestBody(bytes: Uint8Array, contentEncoding: string | null, maxBytes: number, deadline?: Promise<never>): Promise<Uint8Array> {
-  const value = (contentEncoding ?? '').trim().toLowerCase();
-  if (value === '' || value === 'identity') return bytes;
-  if (value !== 'gzip' && value !== 'x-gzip' && value !== 'deflate') {
-    throw new PithError('invalid_input', `the posted body has Content-Encoding "${value.slice(0, 40)}": pith takes plain, gzip or deflate bodies`);
-  }
-  try {
-    return await inflate(bytes, value === 'deflate' ? 'deflate' : 'gzip', maxBytes, deadline, 'the posted body');
-  } catch (err) {
-    if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message);
-    throw err;
-  }
+export function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number, deadline?: Promise<never>, what = 'the page'): Promise<Uint8Array> {
+  return readBody(stream, null, { maxBytes, ...(deadline === undefined ? {} : { deadline }), what, codes: UPSTREAM_CODES });
 }
+
+/** Reads a body the client sent (POST): 413 past the cap, 400 when it does not decode, 408 when it is too slow. */
+export function readRequestBody(stream: ReadableStream<Uint8Array> | null, contentEncoding: string | null, maxBytes: number, deadline?: Promise<never>): Promise<Uint8Array> {
+  return readBody(stream, contentEncoding, { maxBytes, ...(deadline === undefined ? {} : { deadline }), what: 'the posted body', codes: CLIENT_CODES });
+}
+
+/**
+ * Codings the runtime's fetch() decodes itself (the body arrives decoded, the header stays): workerd gzip and br;
+ * Node's fetch (undici) gzip, x-gzip, deflate and br.
+ */
+const RUNTIME_DECODES: ReadonlySet<string> =
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers' ? new Set(['gzip', 'br']) : new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(2)} MB` : `${n} bytes`;
@@ -224,13 +195,13 @@ async function guardedFetchOnce(target: string | URL, options: GuardedFetchOptio
             method: 'GET',
             redirect: 'manual',
             signal: controller.signal,
-            headers: { accept: options.accept, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
+            headers: { accept: options.accept, 'accept-encoding': DECODABLE_CODINGS, 'user-agent': USER_AGENT, 'accept-language': 'en;q=0.9, *;q=0.5' },
           }),
           deadline,
         ]);
       } catch (err) {
         if (err instanceof DeadlineExceeded || controller.signal.aborted) throw err;
-        throw await connectError(err, url, deadline); // says why: refused, DNS or TLS
+        throw await connectError(err, url, deadline, options.tcpProbe); // says why: refused, DNS or TLS
       }
       if (REDIRECT_STATUSES.has(response.status)) {
         response.body?.cancel().catch(() => undefined);
@@ -264,9 +235,14 @@ async function guardedFetchOnce(target: string | URL, options: GuardedFetchOptio
         response.body?.cancel().catch(() => undefined);
         throw new PithError('upstream_too_large', `the page is ${formatBytes(declared)}, larger than the ${formatBytes(options.maxBytes)} pith reads`, { maxBytes: options.maxBytes });
       }
-      const coding = contentCodingOf(response.headers.get('content-encoding'), url.host);
-      const raw = await readLimited(response.body, options.maxBytes, deadline);
-      const bytes = await decodeContent(raw, coding, options.maxBytes, deadline, url.host);
+      const contentEncoding = (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
+      const bytes = await readBody(response.body, RUNTIME_DECODES.has(contentEncoding) ? null : contentEncoding, {
+        maxBytes: options.maxBytes,
+        deadline,
+        deadlineMs: started + options.timeoutMs,
+        what: `the body from ${url.host}`,
+        codes: UPSTREAM_CODES,
+      });
       return {
         url: first.href,
         finalUrl: url.href,
@@ -297,7 +273,7 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 /** Fetches an HTML or XHTML page through guardedFetch() and decodes it. */
-export async function fetchPage(target: string | URL, options: FetchLimits & { allowHosts: ReadonlySet<string>; signal?: AbortSignal }): Promise<FetchedPage> {
+export async function fetchPage(target: string | URL, options: FetchLimits & { allowHosts: ReadonlySet<string>; signal?: AbortSignal; tcpProbe?: TcpProbe }): Promise<FetchedPage> {
   const body = await guardedFetch(target, {
     ...options,
     accept: HTML_ACCEPT,
