@@ -13,10 +13,13 @@
 //   /private/<n>             an article robots.txt forbids    /empty/<n>   a page with no text
 //   /hits                    JSON {path: count} of every request so far (robots.txt included)
 //   /fixture.warc.gz         test/fixtures/warc/pages.warc.gz    /fixture-page/<slug>   test/fixtures/pages/<slug>/source.html
+//   /warc-bomb/payload.warc  a 209 KB WARC whose first page's deflate payload decodes to 200 MiB (dev/bombs.ts)
+//   /warc-bomb/member.warc.gz  a 208 KB .warc.gz whose second member holds a 200 MiB record
 
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { warcGzWithMemberBomb, warcWithPayloadBomb } from './bombs.js';
 import { mulberry32 as rng } from './rng.js';
 
 const STOP = ['the', 'and', 'of', 'to', 'in', 'a', 'is', 'that', 'for', 'it', 'with', 'as', 'was', 'on', 'by', 'this', 'from', 'at', 'which', 'are'];
@@ -141,6 +144,10 @@ export async function startBulkPageServer(options: { port?: number; refuseRobots
         return send(200, EMPTY_PAGE);
       case 'fixture.warc.gz':
         return send(200, readFileSync(new URL('../test/fixtures/warc/pages.warc.gz', import.meta.url)), 'application/warc');
+      case 'warc-bomb':
+        if (parts[1] === 'payload.warc') return void warcWithPayloadBomb(200).then((bytes) => send(200, bytes, 'application/warc'));
+        if (parts[1] === 'member.warc.gz') return void warcGzWithMemberBomb(200).then((bytes) => send(200, bytes, 'application/warc'));
+        return send(404, '<h1>not found</h1>');
       case 'fixture-page':
         try {
           if (!/^[a-z0-9-]+$/.test(parts[1] ?? '')) throw new Error('bad name');

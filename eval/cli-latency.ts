@@ -49,16 +49,16 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' } } });
   const runs = Number(values.runs ?? 7);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number of at least 1');
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'src', 'hosts', 'node', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   const scratch = mkdtempSync(join(tmpdir(), 'pith-cli-latency-'));
   try {
     let page = positionals[0];
     if (page === undefined) {
       const first = pageFilesOf(join(dataDir(), 'html'))[0];
       page = join(scratch, 'page.html');
-      writeFileSync(page, htmlOf(gunzipIfNeeded(readFileSync(first), first), first));
+      writeFileSync(page, htmlOf(await gunzipIfNeeded(readFileSync(first), first), first));
     }
-    const lib = pathToFileURL(join(ROOT, 'dist', 'src', 'lib.js')).href;
+    const lib = pathToFileURL(join(ROOT, 'dist', 'src', 'hosts', 'node', 'lib.js')).href;
     const script = join(scratch, 'library.mjs');
     writeFileSync(
       script,

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const out = createWriteStream(values.out);
   for (const path of pageFilesOf(positionals[0])) {
     const t0 = performance.now();
-    const result = readabilityExtract(decodeHtml(gunzipIfNeeded(readFileSync(path), path)));
+    const result = readabilityExtract(decodeHtml(await gunzipIfNeeded(readFileSync(path), path)));
     const line = JSON.stringify({ id: pageIdOf(path), text: result.text, ms: Math.round((performance.now() - t0) * 100) / 100, ...(result.error ? { error: result.error } : {}) });
     if (!out.write(line + '\n')) await new Promise<void>((ok) => out.once('drain', () => ok()));
   }

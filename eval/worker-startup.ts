@@ -20,7 +20,7 @@ type Phases = Record<(typeof PHASES)[number], number>;
 
 /** The code each child runs: milliseconds per phase, as one JSON line. */
 function childCode(): string {
-  const dist = (file: string): string => JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', file)).href);
+  const dist = (file: string): string => JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', 'hosts', 'node', file)).href);
   return `
     const t0 = performance.now(); // milliseconds since the process started
     const { extractItem } = await import(${dist('batch-extract.js')});
@@ -38,7 +38,7 @@ function main(): void {
   const { values } = parseArgs({ options: { runs: { type: 'string' } } });
   const runs = Number(values.runs ?? 5);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number of at least 1');
-  if (!existsSync(join(ROOT, 'dist', 'src', 'batch-extract.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'src', 'hosts', 'node', 'batch-extract.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   const settings: Array<[string, string[]]> = [
     ['workers of --jobs 1', workerV8Flags(1, 2)],
     ['workers of --jobs 2 on 2 cores', workerV8Flags(2, 2)],

@@ -149,49 +149,118 @@ async function* slicesOf(input: AsyncIterable<Uint8Array>, budget: Budget): Asyn
 }
 
 /**
+ * workerd's DecompressionStream resolves every write once it has decoded the slice, whether or not its output was
+ * read (Node's waits for the reader). So in workerd, after each write, the output is read until none is ready for
+ * one turn of the event loop: the next slice is written only when the last one's output was counted.
+ */
+const WRITES_RUN_AHEAD = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+const TICK = 'tick' as const;
+const WROTE = 'wrote' as const;
+const tick = (): Promise<typeof TICK> => new Promise((resolve) => setTimeout(() => resolve(TICK), 0));
+
+/** One decoder, fed slice by slice: push() returns what the slice decoded to (so far), finish() the rest. */
+class SliceDecoder {
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private pending: Promise<ReadableStreamReadResult<Uint8Array>>;
+  private ended = false;
+
+  constructor(pair: ReadableWritablePair<Uint8Array, Uint8Array>) {
+    this.writer = pair.writable.getWriter();
+    this.reader = pair.readable.getReader();
+    this.pending = this.nextRead();
+  }
+
+  private nextRead(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const read = this.reader.read();
+    read.catch(() => undefined); // raced below; a rejection is seen there
+    return read;
+  }
+
+  /** Reads while `step` is pending, then (where writes run ahead) until no output is ready; throws what the decoder throws. */
+  private async readAround(step: Promise<void>, out: Uint8Array[], untilEnd: boolean): Promise<void> {
+    let stepDone = false;
+    let stepError: unknown = null;
+    const stepped: Promise<typeof WROTE> = step.then(
+      () => WROTE,
+      (err: unknown) => {
+        stepError = err;
+        return WROTE;
+      },
+    );
+    for (;;) {
+      if (this.ended) break;
+      const other: Promise<ReadableStreamReadResult<Uint8Array> | typeof TICK | typeof WROTE> | typeof TICK = stepDone ? (untilEnd ? this.pending : WRITES_RUN_AHEAD ? tick() : TICK) : stepped;
+      const next: ReadableStreamReadResult<Uint8Array> | typeof TICK | typeof WROTE = await Promise.race([this.pending, other]);
+      if (next === WROTE) {
+        stepDone = true;
+        if (stepError !== null) throw stepError;
+        if (!WRITES_RUN_AHEAD && !untilEnd) break;
+        continue;
+      }
+      if (next === TICK) break;
+      if (next.done) {
+        this.ended = true;
+        break;
+      }
+      out.push(next.value);
+      this.pending = this.nextRead();
+    }
+    if (!stepDone) await stepped;
+    if (stepError !== null) throw stepError;
+  }
+
+  async push(slice: Uint8Array): Promise<Uint8Array[]> {
+    const out: Uint8Array[] = [];
+    await this.readAround(this.writer.write(slice), out, false);
+    return out;
+  }
+
+  async finish(): Promise<Uint8Array[]> {
+    const out: Uint8Array[] = [];
+    await this.readAround(this.writer.close(), out, true);
+    return out;
+  }
+
+  cancel(): void {
+    this.reader.cancel().catch(() => undefined);
+    this.writer.abort().catch(() => undefined);
+  }
+}
+
+/**
  * Streams `input` through one decoder of `format`, yielding the output as it comes, bounded by `budget`.
  * Throws the budget's errors, or `corrupt` when the data does not decode.
  */
 async function* decodeOne(input: AsyncIterable<Uint8Array>, format: Format, budget: Budget, coding: string): AsyncGenerator<Uint8Array> {
-  const pair = decoderFor(format, budget, coding);
-  const writer = pair.writable.getWriter();
-  const reader = pair.readable.getReader();
-  let stopped = false;
-  let writeError: unknown = null;
-  const pump = (async () => {
-    try {
-      for await (const slice of slicesOf(input, budget)) {
-        if (stopped) return;
-        budget.check();
-        await writer.write(slice);
-      }
-      if (!stopped) await writer.close();
-    } catch (err) {
-      writeError = err;
-      reader.cancel(err).catch(() => undefined);
-    }
-  })();
+  const decoder = new SliceDecoder(decoderFor(format, budget, coding));
+  const corrupt = (err: unknown): unknown => (err instanceof PithError ? err : budget.corrupt(coding, err instanceof Error ? err.message : String(err)));
   try {
-    for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
-      try {
-        next = await reader.read();
-      } catch (err) {
-        if (writeError instanceof PithError) throw writeError;
-        throw budget.corrupt(coding, err instanceof Error ? err.message : String(err));
-      }
-      if (next.done) break;
-      budget.add(next.value.byteLength);
+    for await (const slice of slicesOf(input, budget)) {
       budget.check();
-      yield next.value;
+      let outs: Uint8Array[];
+      try {
+        outs = await decoder.push(slice);
+      } catch (err) {
+        throw corrupt(err);
+      }
+      for (const out of outs) {
+        budget.add(out.byteLength);
+        yield out;
+      }
     }
-    await pump;
-    if (writeError instanceof PithError) throw writeError;
-    if (writeError !== null) throw budget.corrupt(coding, writeError instanceof Error ? writeError.message : String(writeError));
+    let rest: Uint8Array[];
+    try {
+      rest = await decoder.finish();
+    } catch (err) {
+      throw corrupt(err);
+    }
+    for (const out of rest) {
+      budget.add(out.byteLength);
+      yield out;
+    }
   } finally {
-    stopped = true;
-    reader.cancel().catch(() => undefined);
-    writer.abort().catch(() => undefined);
+    decoder.cancel();
   }
 }
 
@@ -251,31 +320,14 @@ async function* decodeMembers(input: AsyncIterable<Uint8Array>, budget: Budget, 
     while (buffer.length === 0) if (!(await readMore())) return;
     // Pass 1: feed the member in slices; remember where the decoder gave up.
     const first = memberBudget();
-    const pair = new DecompressionStream('gzip');
-    const writer = pair.writable.getWriter();
-    const reader = pair.readable.getReader();
+    const decoder = new SliceDecoder(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
     const outputs: Uint8Array[] = [];
-    let readError: unknown = null;
-    let readDone = false;
-    const reading = (async () => {
-      try {
-        for (;;) {
-          const next = await reader.read();
-          if (next.done) return;
-          first.add(next.value.byteLength);
-          outputs.push(next.value);
-        }
-      } catch (err) {
-        readError = err;
-      } finally {
-        readDone = true;
-      }
-    })();
+    let decodeError: unknown = null;
     // Starts of the last slices written: the decoder fails in the slice where the next member begins, or soon after.
     const starts: number[] = [];
     let at = 0;
     try {
-      while (readError === null) {
+      for (;;) {
         budget.check();
         if (at >= buffer.length && !(await readMore())) break;
         if (buffer.length > maxMemberBytes + MAX_SLICE_BYTES) throw first.tooLarge('compressed');
@@ -283,16 +335,33 @@ async function* decodeMembers(input: AsyncIterable<Uint8Array>, budget: Budget, 
         starts.push(at);
         if (starts.length > 3) starts.shift();
         at += n;
-        await writer.write(buffer.slice(at - n, at)).catch((err: unknown) => (readError ??= err));
+        let outs: Uint8Array[];
+        try {
+          outs = await decoder.push(buffer.slice(at - n, at));
+        } catch (err) {
+          decodeError = err;
+          break;
+        }
+        for (const out of outs) {
+          first.add(out.byteLength);
+          outputs.push(out);
+        }
       }
-      if (readError === null) await writer.close().catch((err: unknown) => (readError ??= err));
-      if (!readDone) await reading;
+      if (decodeError === null) {
+        try {
+          for (const out of await decoder.finish()) {
+            first.add(out.byteLength);
+            outputs.push(out);
+          }
+        } catch (err) {
+          decodeError = err;
+        }
+      }
     } finally {
-      reader.cancel().catch(() => undefined);
-      writer.abort().catch(() => undefined);
+      decoder.cancel();
     }
-    if (readError instanceof PithError) throw readError;
-    if (readError === null) {
+    if (decodeError instanceof PithError) throw decodeError;
+    if (decodeError === null) {
       // The input ended with this member: it decoded whole.
       for (const out of outputs) {
         budget.add(out.byteLength);
@@ -300,6 +369,7 @@ async function* decodeMembers(input: AsyncIterable<Uint8Array>, budget: Budget, 
       }
       return;
     }
+    const readError = decodeError;
     const failed = { from: starts[0] ?? 0, to: at, message: readError instanceof Error ? readError.message : String(readError) };
     // Pass 2: the member ends just before a gzip magic in the failing slice (or the one before).
     while (buffer.length < failed.to + 3 && (await readMore()));

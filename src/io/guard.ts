@@ -180,6 +180,13 @@ export function parseAllowHosts(value: string | undefined): ReadonlySet<string> 
   return out;
 }
 
+/** An allow-list that lets every host through: the CLI's --allow-private. */
+export const ALLOW_ALL_HOSTS: ReadonlySet<string> = new (class extends Set<string> {
+  override has(): boolean {
+    return true;
+  }
+})();
+
 /** Why a host is refused, or null when pith may fetch from it. */
 export function blockedHostReason(host: string, allowHosts: ReadonlySet<string> = new Set()): string | null {
   const canonical = canonicalHost(host);

@@ -59,6 +59,9 @@ export async function* warcHtmlPages(chunks: AsyncIterable<Uint8Array>, gzip: bo
       }
     }
   } catch (err) {
+    if (err instanceof PithError && err.code === 'invalid_input' && err.details?.contentEncoding !== undefined) {
+      throw new PithError('invalid_input', `${name} cannot be read as a WARC file: ${err.message}`, err.details);
+    }
     if (err instanceof PithError) throw err;
     if (err instanceof WarcTooLargeError) throw new PithError('input_too_large', `${name}: ${err.message}`, { maxRecordBytes: err.maxBytes });
     if (err instanceof WarcFormatError || err instanceof TypeError) throw new PithError('invalid_input', `${name} cannot be read as a WARC file: ${err.message}`);

@@ -41,6 +41,8 @@ export interface UpstreamIO {
   deflate(data: Uint8Array | string): Uint8Array;
   deflateRaw(data: Uint8Array | string): Uint8Array;
   brotli(data: Uint8Array | string): Uint8Array;
+  /** `mib` MiB of spaces as a raw deflate, zlib or gzip bomb (dev/bombs.ts; trailers not computed). */
+  bomb(mib: number, wrap: 'raw' | 'zlib' | 'gzip'): Promise<Uint8Array>;
   /** "http://127.0.0.1:<port>" of the raw server, for redirects. */
   base: string;
   /** The rest of the request path after /case/<name> ('' or '/...'), for multi-hop cases. */
@@ -205,6 +207,17 @@ export const CASES: HostileCase[] = [
     expect: 'upstream_too_large',
     budgetMs: 20_000,
   },
+  // A 1 MB body that decodes to 1,000 MiB: the decoder must stop at the cap, not after inflating it all.
+  ...(['zlib', 'raw', 'gzip'] as const).map((wrap): HostileCase => ({
+    name: `${wrap === 'gzip' ? 'x-gzip' : wrap === 'raw' ? 'raw-deflate' : 'deflate'}-bomb-1000-mib`,
+    about: `1,000 MiB of spaces in a 1 MB ${wrap === 'gzip' ? 'x-gzip' : wrap === 'raw' ? 'raw deflate' : 'zlib deflate'} reply (decoded by pith, not the runtime)`,
+    input: {
+      kind: 'upstream',
+      serve: async (io) => chunked(io, await io.bomb(1000, wrap), [...HTML, ['Content-Encoding', wrap === 'gzip' ? 'x-gzip' : 'deflate']]),
+    },
+    expect: 'upstream_too_large',
+    budgetMs: 5_000,
+  })),
   {
     name: 'brotli-page',
     about: 'an ordinary brotli page (decoded by the runtime)',
@@ -604,6 +617,19 @@ export const CASES: HostileCase[] = [
     expect: 'input_too_large',
     budgetMs: 20_000,
   },
+  ...(['zlib', 'gzip'] as const).map((wrap): HostileCase => ({
+    name: `post-${wrap === 'zlib' ? 'deflate' : 'gzip'}-bomb-1000-mib`,
+    about: `POST of a 1 MB ${wrap === 'zlib' ? 'deflate' : 'gzip'} body that decodes to 1,000 MiB of spaces`,
+    input: {
+      kind: 'request',
+      request: async ({ rawBase }) => {
+        const body = await (await fetch(`${rawBase}/bomb/${wrap}/1000`)).arrayBuffer();
+        return new Request('https://pith.test/v1/extract', { method: 'POST', headers: { 'content-type': 'text/html', 'content-encoding': wrap === 'zlib' ? 'deflate' : 'gzip' }, body });
+      },
+    },
+    expect: 'input_too_large',
+    budgetMs: 5_000,
+  })),
   {
     name: 'post-corrupt-gzip',
     about: 'POST labelled gzip whose body is plain HTML',

@@ -2,10 +2,12 @@
 // The raw upstream for the hostile corpus: a node:net server on 127.0.0.1 that writes each `upstream` case's
 // reply byte for byte (no HTTP library in between, so replies can lie, break and stall as a hostile server's do).
 //   GET /case/<name>[/<rest>]   runs CASES[name].input.serve() on the connection
+//   GET /bomb/<raw|zlib|gzip>/<MiB>   a compression bomb as plain bytes (for request cases that POST one)
 // Started by test/workers/global-setup.ts (port provided as `rawServerPort`) and by eval scripts.
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { spacesBomb } from '../../dev/bombs.js';
 import { caseNamed, type UpstreamIO } from './cases.js';
 
 const toBuffer = (data: Uint8Array | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
@@ -35,6 +37,14 @@ export async function startRawUpstream(): Promise<RawUpstream> {
       socket.off('data', onData);
       const requestHead = received.slice(0, end);
       const path = requestHead.split(' ', 2)[1] ?? '/';
+      const bomb = /^\/bomb\/(raw|zlib|gzip)\/(\d{1,4})$/.exec(path);
+      if (bomb !== null) {
+        void spacesBomb(Number(bomb[2]), bomb[1] as 'raw' | 'zlib' | 'gzip').then((bytes) => {
+          socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+          socket.end(bytes);
+        });
+        return;
+      }
       const match = /^\/case\/([a-z0-9-]+)(\/[^?]*)?/.exec(path);
       const found = match === null ? undefined : caseNamed(match[1]);
       if (found === undefined || found.input.kind !== 'upstream') return notFound(socket, path);
@@ -48,6 +58,7 @@ export async function startRawUpstream(): Promise<RawUpstream> {
         deflate: (data) => deflateSync(input(data)),
         deflateRaw: (data) => deflateRawSync(input(data)),
         brotli: (data) => brotliCompressSync(input(data)),
+        bomb: (mib, wrap) => spacesBomb(mib, wrap),
         base: `http://127.0.0.1:${port}`,
         rest: match?.[2] ?? '',
         requestHead,

@@ -2,9 +2,9 @@
 // or a loop of the benchmarks. Kept apart from batch.ts, so that the coordinating process does not load the model's
 // code.
 
-import { readFileSync } from 'node:fs';
 import type { BatchFormat, BatchItem, BatchLine } from './batch.js';
-import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import { gunzipIfNeeded, htmlOf, readFileBounded } from './html-bytes.js';
+import { PithError, type PithErrorCode } from '../../errors.js';
 import { extract } from './lib.js';
 import type { Extraction, FeatureSetName } from '../../types.js';
 
@@ -13,8 +13,9 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
   const t0 = performance.now();
   const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
   try {
+    if ('error' in item) throw new PithError(item.error.code as PithErrorCode, item.error.message);
     // Files are sniffed: a PNG named .html is refused (not_html), not extracted as text.
-    const html = 'html' in item ? item.html : htmlOf(gunzipIfNeeded(readFileSync(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
+    const html = 'html' in item ? item.html : htmlOf(await gunzipIfNeeded(readFileBounded(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
     const result = await extract(html, { featureSet, fingerprint: true, format, ...('url' in item ? { url: item.url } : {}) });
     const ms = round(performance.now() - t0);
     if (format === 'json') return { ...base, ...withRoundedTimings(result), fingerprint: result.fingerprint ?? null, ms };
@@ -23,7 +24,7 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
     if (format === 'html') line.html = result.html ?? '';
     return line;
   } catch (err) {
-    return { ...base, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message };
+    return { ...base, text: '', fingerprint: null, ms: round(performance.now() - t0), error: (err as Error).message, ...(err instanceof PithError ? { code: err.code } : {}) };
   }
 }
 

@@ -72,6 +72,9 @@ export function isGzipFile(path: string): boolean {
   }
 }
 
+/** Most bytes one member of pith's own output decodes to (its members hold whole lines, written 64 KiB at a time). */
+const MAX_MEMBER_TEXT_BYTES = 256 * 1024 * 1024;
+
 /** A complete member of a file gzipMember wrote: its text and where it ends. */
 export interface GzipMemberRead {
   text: string;
@@ -103,7 +106,7 @@ export function* gzipMembersOf(path: string): Generator<GzipMemberRead> {
       if (readSync(fd, member, 0, size, at) < size) return;
       let data: Buffer;
       try {
-        data = inflateRawSync(member.subarray(HEADER_BYTES, size - TRAILER_BYTES));
+        data = inflateRawSync(member.subarray(HEADER_BYTES, size - TRAILER_BYTES), { maxOutputLength: MAX_MEMBER_TEXT_BYTES });
       } catch {
         return; // damaged
       }

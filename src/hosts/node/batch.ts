@@ -17,15 +17,19 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { createGunzip } from 'node:zlib';
 import { gzipMembersOf, isGzipFile, isGzipName } from './batch-gzip.js';
 import { decodeHtml } from '../../io/charset.js';
-import { htmlPageOf, readWarcStream } from '../../io/warc.js';
+import { decodeStream, type DecodeCodes } from '../../io/content-decoder.js';
+import { warcHtmlPages } from '../../io/warc-pages.js';
 import { PithError } from '../../errors.js';
 import type { FeatureSetName } from '../../types.js';
 
 /** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
-export type BatchItem = { id: string; path: string } | { id: string; url: string; html: string };
+export type BatchItem =
+  | { id: string; path: string }
+  | { id: string; url: string; html: string }
+  /** A page that could not be read (a WARC record whose payload does not decode): its line is this error. */
+  | { id: string; url: string; error: { code: string; message: string } };
 
 /** What each line carries besides the text: markdown or html adds that field, json the whole result. */
 export type BatchFormat = 'text' | 'markdown' | 'html' | 'json';
@@ -38,10 +42,15 @@ export interface BatchLine {
   fingerprint: { simhash: string } | null;
   ms: number;
   error?: string;
+  /** The PithError code of `error`, when pith gave one (input_too_large, not_html, ...). */
+  code?: string;
   markdown?: string;
   html?: string;
   [field: string]: unknown;
 }
+
+/** Reading back pith batch's own gzip output (--resume, pith duplicates): no size cap, lines are capped instead. */
+const RESUME_CODES: Readonly<DecodeCodes> = Object.freeze({ tooLarge: 'input_too_large', corrupt: 'invalid_input', timeout: 'input_too_large' });
 
 const PAGE_FILE = /\.html?(\.gz)?$/i;
 const WARC_FILE = /\.warc(\.gz)?$/i;
@@ -103,37 +112,25 @@ function isFileOrBroken(entry: Dirent, path: string): boolean {
 
 /**
  * The HTML pages of a WARC file (gzip-compressed when it ends in .gz or starts with gzip's magic bytes; multi-member
- * gzip, one member per record as Common Crawl writes them, works). Each `response` record with an HTML payload is
- * one page, its URL the id. Pages whose body still has a Content-Encoding are decompressed (gzip, deflate, br).
+ * gzip, one member per record as Common Crawl writes them, works), read by io/warc-pages.ts with the same limits and
+ * errors as a job over the same file. Each `response` record with an HTML payload is one page, its URL the id; a page
+ * whose payload does not decode (or decodes past the cap) is an item that fails with that code.
  */
 export async function* warcPages(path: string): AsyncGenerator<BatchItem> {
   const gz = isGzipName(path) || isGzipFile(path);
   const raw = createReadStream(path);
-  const stream = gz ? raw.pipe(createGunzip()) : raw;
-  raw.on('error', (err) => stream.destroy(err));
   try {
-    for await (const record of readWarcStream(stream as AsyncIterable<Uint8Array>)) {
-      const page = htmlPageOf(record);
-      if (page === null) continue;
-      let body = page.body;
-      if (page.contentEncoding !== '') body = await decodeContent(body, page.contentEncoding);
-      yield { id: page.url, url: page.url, html: decodeHtml(body, page.contentType) };
+    for await (const page of warcHtmlPages(raw as AsyncIterable<Uint8Array>, gz, path)) {
+      if (page.error !== undefined) yield { id: page.url, url: page.url, error: { code: page.error.code, message: page.error.message } };
+      else yield { id: page.url, url: page.url, html: decodeHtml(page.body, page.contentType) };
     }
   } catch (err) {
     if (err instanceof PithError) throw err;
-    // A broken file (truncated gzip, not a WARC): say which file, not a stack trace.
+    // A file that cannot be read: say which file, not a stack trace.
     throw new PithError('invalid_input', `${path} cannot be read as a WARC file: ${(err as Error).message}`);
   } finally {
     raw.destroy();
   }
-}
-
-async function decodeContent(body: Uint8Array, encoding: string): Promise<Uint8Array> {
-  const zlib = await import('node:zlib');
-  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.gunzipSync(body);
-  if (encoding === 'deflate') return zlib.inflateSync(body);
-  if (encoding === 'br') return zlib.brotliDecompressSync(body);
-  return body; // unknown coding: extraction will see what it sees
 }
 
 /**
@@ -226,13 +223,11 @@ export async function* batchLines(path: string, refusal: string, maxLineBytes = 
   try {
     // A .gz file (pith batch --out <file>.gz, or gzip's): read through gunzip, every member in turn.
     const raw = createReadStream(path);
-    let stream: AsyncIterable<Buffer> = raw;
-    if (isGzipFile(path)) {
-      const gunzip = createGunzip();
-      raw.on('error', (err) => gunzip.destroy(err));
-      stream = raw.pipe(gunzip);
-    }
-    for await (const chunk of stream) {
+    const stream: AsyncIterable<Uint8Array> = isGzipFile(path)
+      ? decodeStream(raw as AsyncIterable<Uint8Array>, 'gzip', { maxBytes: Number.MAX_SAFE_INTEGER, maxInputBytes: Number.MAX_SAFE_INTEGER, what: path, codes: RESUME_CODES })
+      : (raw as AsyncIterable<Uint8Array>);
+    for await (const bytes of stream) {
+      const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       let from = 0;
       for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
         const bytes = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
@@ -252,11 +247,10 @@ export async function* batchLines(path: string, refusal: string, maxLineBytes = 
       }
     }
   } catch (err) {
-    if (err instanceof PithError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
-      throw new PithError('invalid_input', `${path} is cut short or damaged (gzip: ${(err as Error).message}), as a run of pith batch that was interrupted leaves: finish it with pith batch --resume first`);
+    if (err instanceof PithError && err.details?.contentEncoding === 'gzip') {
+      throw new PithError('invalid_input', `${path} is cut short or damaged (${err.message}), as a run of pith batch that was interrupted leaves: finish it with pith batch --resume first`);
     }
+    if (err instanceof PithError) throw err;
     throw new PithError('invalid_input', `cannot read ${path}: ${(err as Error).message}; ${refusal}`);
   }
   if (pendingBytes > 0) {

@@ -10,12 +10,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { gunzipIfNeeded, htmlOf } from './html-bytes.js';
+import './brotli.js';
+import { gunzipIfNeeded, htmlOf, readFileBounded, readStreamBounded } from './html-bytes.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from '../../core/fingerprint/near-duplicates.js';
 import { WASM_TIERING_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from '../../errors.js';
-import { checkTarget } from '../../io/guard.js';
+import { fetchPage } from '../../io/fetch.js';
+import { ALLOW_ALL_HOSTS, checkTarget } from '../../io/guard.js';
 import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from '../../types.js';
 
 
@@ -144,104 +146,30 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
 // Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
 
 
-function readHtmlFile(path: string): string {
+async function readHtmlFile(path: string): Promise<string> {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return htmlOf(gunzipIfNeeded(readFileSync(path), path), path);
+  return htmlOf(await gunzipIfNeeded(readFileBounded(path), path), path);
 }
 
-async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** Whether a URL (or a redirect hop) may be fetched: the Worker's address guard, unless private hosts are allowed. */
+function allowHostsOf(allowPrivate: boolean): ReadonlySet<string> {
+  return allowPrivate ? ALLOW_ALL_HOSTS : NO_HOSTS;
 }
-
-const HTML_TYPE_RE = /html|xml|^text\//i;
-
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
-/** Checks a URL (or a redirect hop) with the Worker's address guard, unless private hosts are allowed. */
-function checkCliTarget(raw: string, allowPrivate: boolean, base?: string): string {
-  if (!allowPrivate) return checkTarget(raw, undefined, base).href;
-  try {
-    return new URL(raw, base).href;
-  } catch {
-    throw new PithError('invalid_url', `"${raw.slice(0, 200)}" is not a valid URL`);
-  }
-}
+const NO_HOSTS: ReadonlySet<string> = new Set();
 
 /**
- * Fetch a page with a timeout and a size cap; decode it by its charset. Every URL, the first and each redirect
- * hop (at most FETCH_MAX_REDIRECTS), passes the same address guard as the Worker's (src/io/guard.ts):
- * loopback, private and link-local addresses and local names are refused unless `allowPrivate`.
+ * Fetches a page with the one guarded fetch of pith (io/fetch.ts, the Worker's): every hop through the address
+ * guard, one deadline, the body decoded and capped, HTML or XHTML only, decoded by its charset.
  */
 export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number, allowPrivate = false): Promise<string> {
-  let response: Response;
-  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    let target = checkCliTarget(url, allowPrivate);
-    for (let redirects = 0; ; redirects++) {
-      response = await fetch(target, {
-        signal,
-        redirect: 'manual',
-        headers: { 'user-agent': 'pith-cli (+https://github.com/)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
-      });
-      if (!REDIRECT_STATUSES.has(response.status)) break;
-      await response.body?.cancel();
-      const location = response.headers.get('location');
-      if (location === null) throw new PithError('upstream_error', `${target} answered ${response.status} without a Location header`);
-      if (redirects >= FETCH_MAX_REDIRECTS) throw new PithError('upstream_error', `${url}: more than ${FETCH_MAX_REDIRECTS} redirects`);
-      target = checkCliTarget(location, allowPrivate, target);
-    }
+    return (await fetchPage(url, { timeoutMs, maxBytes, maxRedirects: FETCH_MAX_REDIRECTS, allowHosts: allowHostsOf(allowPrivate) })).html;
   } catch (err) {
-    if (err instanceof PithError) throw err;
-    const e = err as Error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-      throw new PithError('upstream_timeout', `${url} did not answer within ${timeoutMs} ms (raise --timeout-ms)`);
-    }
-    const cause = (e as { cause?: { message?: string } }).cause?.message;
-    throw new PithError('upstream_error', `could not fetch ${url}: ${cause ?? e.message}`);
+    if (err instanceof PithError && err.code === 'upstream_timeout') throw new PithError(err.code, `${err.message} (raise --timeout-ms)`, err.details);
+    if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError(err.code, `${err.message} (raise --max-bytes, now ${maxBytes})`, err.details);
+    throw err;
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new PithError('upstream_error', `${url} answered HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  const contentType = response.headers.get('content-type') ?? '';
-  if (contentType && !HTML_TYPE_RE.test(contentType.split(';')[0])) {
-    await response.body?.cancel();
-    throw new PithError('not_html', `${url} is ${contentType.split(';')[0]}, not an HTML page`);
-  }
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw new PithError('upstream_too_large', `${url} is ${declared} bytes, more than --max-bytes ${maxBytes}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel();
-          throw new PithError('upstream_too_large', `${url} sent more than --max-bytes ${maxBytes} bytes`);
-        }
-        chunks.push(value);
-      }
-    } catch (err) {
-      if (err instanceof PithError) throw err;
-      const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        throw new PithError('upstream_timeout', `${url} did not finish within ${timeoutMs} ms (raise --timeout-ms)`);
-      }
-      throw new PithError('upstream_error', `reading ${url} failed: ${e.message}`);
-    }
-  }
-  const bytes = Buffer.concat(chunks, total);
-  return htmlOf(bytes, url, contentType);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -298,15 +226,15 @@ async function runExtract(args: string[]): Promise<number> {
   let model: ReturnType<typeof loadModel>;
   if (source === '-') {
     model = loadModel();
-    html = htmlOf(gunzipIfNeeded(await readStdin(), 'stdin'), 'stdin');
+    html = htmlOf(await gunzipIfNeeded(await readStreamBounded(process.stdin, 'stdin'), 'stdin'), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
     // An address the guard refuses fails at once, before the model loads (fetchHtml checks every hop again).
-    checkCliTarget(source, values['allow-private'] === true);
+    checkTarget(source, allowHostsOf(values['allow-private'] === true));
     model = loadModel();
     html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
   } else {
-    html = readHtmlFile(source); // at once: a file that cannot be read ends the command before the model loads
+    html = await readHtmlFile(source); // at once: a file that cannot be read ends the command before the model loads
     model = loadModel();
   }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pith, ROOT } from '../pith-cli.js';
 import { htmlPageOf, readWarc } from '../../../src/io/warc.js';
 import { fixturePages } from '../../fixtures/warc/make-warc.js';
+import { warcGzWithMemberBomb, warcWithPayloadBomb } from '../../../dev/bombs.js';
 
 const WARC = join(ROOT, 'test/fixtures/warc/pages.warc.gz');
 
@@ -65,6 +66,24 @@ describe('pith batch', () => {
     expect(w.map((l) => l.text)).toEqual(a.map((l) => l.text));
     for (const l of a) expect(l.text.length).toBeGreaterThan(100);
   }, 240_000);
+
+  it('a WARC bomb is bounded, with the codes a job gives (test/workers/jobs/warc-job.test.ts)', async () => {
+    const payload = join(dir, 'payload-bomb.warc');
+    writeFileSync(payload, await warcWithPayloadBomb(200));
+    const r = await pith(['batch', payload, '--jobs', '1', '--out', join(dir, 'payload-bomb.jsonl')]);
+    expect(r.code).toBe(1); // a page failed
+    const lines = linesOf(join(dir, 'payload-bomb.jsonl')) as Array<Line & { code?: string }>;
+    expect(lines.map((l) => [l.url, l.code ?? 'ok'])).toEqual([
+      ['https://bomb.example/payload', 'input_too_large'],
+      ['https://bomb.example/ordinary', 'ok'],
+    ]);
+    const member = join(dir, 'member-bomb.warc.gz');
+    writeFileSync(member, await warcGzWithMemberBomb(200));
+    const m = await pith(['batch', member, '--jobs', '1', '--out', join(dir, 'member-bomb.jsonl')]);
+    expect(m.code).toBe(1);
+    expect(m.stderr).toMatch(/larger than the 16777216 pith reads.*\[input_too_large\]/);
+    expect(m.stderr).not.toMatch(/\n\s+at /);
+  }, 120_000);
 
   it('a broken WARC file is a clear error, not a stack trace', async () => {
     const broken = join(dir, 'broken.warc.gz');

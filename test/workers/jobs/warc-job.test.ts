@@ -49,4 +49,25 @@ describe('a job over a WARC file in R2', () => {
     expect((await errorOf(broken)).message).toMatch(/cannot be read as a WARC file/);
     expect((await postJob({ warc: key, urls: [bulk('/a/1')] })).status).toBe(400);
   });
+
+  it('a WARC bomb is bounded: a page whose payload decodes to 200 MiB fails with input_too_large, a 200 MiB record refuses the file', async () => {
+    // The same files give the same codes through pith batch (test/node/bulk/batch.test.ts).
+    const payloadKey = `uploads/${crypto.randomUUID()}.warc`;
+    await jobsBindings(env).bucket.put(payloadKey, await (await fetch(bulk('/warc-bomb/payload.warc'))).arrayBuffer());
+    const started = Date.now();
+    const res = await postJob({ warc: payloadKey });
+    expect(res.status, await res.clone().text()).toBe(202);
+    expect(Date.now() - started).toBeLessThan(10_000); // a guard against decoding all 200 MiB (14 s before), not a speed test
+    const { id } = (await res.json()) as { id: string };
+    expect(await waitForJob(id)).toMatchObject({ state: 'done', total: 2, failed: 1, done: 1 });
+    const results = await jobResults(id);
+    expect(results[0]).toMatchObject({ url: 'https://bomb.example/payload', ok: false, error: { code: 'input_too_large' } });
+    expect(results[1]).toMatchObject({ url: 'https://bomb.example/ordinary', ok: true });
+
+    const memberKey = `uploads/${crypto.randomUUID()}.warc.gz`;
+    await jobsBindings(env).bucket.put(memberKey, await (await fetch(bulk('/warc-bomb/member.warc.gz'))).arrayBuffer());
+    const refused = await postJob({ warc: memberKey });
+    expect(refused.status).toBe(413);
+    expect(await errorOf(refused)).toMatchObject({ code: 'input_too_large' });
+  });
 });
