@@ -1,8 +1,8 @@
 // The README is a manual (current figures only, no history), and the generated docs are current: docs/benchmarks.md
 // and the README's results block equal what dev/benchmarks-doc.ts makes of eval/results/*.json now.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS_DOC, README, README_END, README_START, REGENERATE_COMMAND, benchmarksDoc, readResults, readmeBlock } from '../../dev/benchmarks-doc.js';
 import { DEFAULT_LIMITS } from '../../src/config.js';
@@ -83,5 +83,37 @@ describe('docs/hostile-input.md', () => {
     const end = doc.indexOf(CASES_END);
     expect(start, `docs/hostile-input.md needs the line ${CASES_START}`).toBeGreaterThanOrEqual(0);
     expect(doc.slice(start, end + CASES_END.length), 'stale: run `npm run docs:hostile`').toBe(hostileTables());
+  });
+});
+
+describe('docs/', () => {
+  const files = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it('has the documents the README points to', () => {
+    for (const f of ['architecture.md', 'design.md', 'training.md', 'hostile-input.md', 'bulk.md', 'benchmarks.md']) expect(files, f).toContain(`docs/${f}`);
+  });
+
+  it('links only to files that exist, from every document', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/\]\(((?!https?:|#|mailto:)[^)\s]+)\)/g)) {
+        const target = m[1].split('#')[0];
+        if (!existsSync(join(ROOT, dirname(file), target))) broken.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('names only repository paths that exist (a file moved in the code moves in the docs)', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/`((?:src|dev|eval|training|test|scripts|models|docs)\/[\w./-]+)`/g)) {
+        if (m[1].startsWith('eval/results/local/')) continue; // written by runs, not tracked
+        if (!existsSync(join(ROOT, m[1]))) missing.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
