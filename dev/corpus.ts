@@ -54,7 +54,7 @@ export function dataDir(): string {
     throw new Error(
       `WCXB corpus not found at ${dir} (expected ground-truth/ and html/ inside): ` +
         'put the development split of WCXB (published at https://github.com/Murrough-Foley/web-content-extraction-benchmark, ' +
-        'CC-BY-4.0; README, section Tests) at ../shared/data/wcxb-dev next to the repository, or set PITH_DATA_DIR to its folder',
+        'CC-BY-4.0; docs/training.md) at ../shared/data/wcxb-dev next to the repository, or set PITH_DATA_DIR to its folder',
     );
   }
   return dir;

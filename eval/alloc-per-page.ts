@@ -1,7 +1,7 @@
 // What an extraction allocates, by function: V8's sampling heap profiler over a loop of `extractItem` (as a
 // `pith batch` worker runs it), with the objects that garbage collection has already freed kept in the profile, so
 // that it counts every byte allocated, not only what is still alive at the end. Garbage is what the young
-// generation's collections cost (README, Bulk extraction, Numbers).
+// generation's collections cost (CHANGELOG.md).
 //
 //   node --max-semi-space-size=64 --single-threaded --import tsx eval/alloc-per-page.ts <dir> [--every 8] [--top 25]
 //

@@ -46,6 +46,7 @@ import { runLocalJob, type JobRun } from './bulk-job.js';
 import { median } from '../dev/stats.js';
 import { machineScaling } from './machine-scaling.js';
 import { childrenOf, statFields } from './thread-cpu.js';
+import { writeBenchmarkDocs } from '../dev/benchmarks-doc.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -225,6 +226,7 @@ async function jobsPairs(pairs: number, runners: Record<string, () => Promise<Ti
   const resultsDir = join(ROOT, save ? 'eval/results' : 'eval/results/local');
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(join(resultsDir, 'bench-bulk-pairs.json'), `${JSON.stringify({ date: new Date().toISOString(), pages, cores: availableParallelism(), runs, medianRatio, ratioOfMedians, reached, medianQuietRatio: quiet.length === 0 ? null : median(quiet) }, null, 2)}\n`);
+  if (save) process.stdout.write(`docs:benchmarks: ${writeBenchmarkDocs().join(', ') || 'docs already current'}\n`);
 }
 
 async function main(): Promise<void> {
@@ -391,8 +393,9 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
     join(resultsDir, 'bench-bulk.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, helperThreads, compilers, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), command: ['npm run bench:bulk --', ...process.argv.slice(2)].join(' '), pages: files.length, rounds, cores: availableParallelism(), loadAverage: { min: Math.min(...loads), max: Math.max(...loads) }, rows, speedup, loopRows, ceiling, helperThreads, compilers, perCoreVsReadability, perCoreVsReadability1, perCoreVsReadability2, cpuVsReadability, e2e }, null, 2)}\n`,
   );
+  if (values.save) process.stdout.write(`docs:benchmarks: ${writeBenchmarkDocs().join(', ') || 'docs already current'}\n`);
   rmSync(work, { recursive: true, force: true });
 }
 

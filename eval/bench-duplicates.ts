@@ -1,4 +1,4 @@
-// Near-duplicate clustering at corpus scale (README, Bulk extraction, `pith duplicates`). A benchmark, not a test:
+// Near-duplicate clustering at corpus scale (docs/bulk.md, Near-duplicates). A benchmark, not a test:
 // timings vary by machine.
 //
 //   npm run bench:duplicates                 all three parts (builds dist/ first)

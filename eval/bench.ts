@@ -23,6 +23,7 @@ import { decodeHtml } from '../src/io/charset.js';
 import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { requireModels } from './require-models.js';
+import { writeBenchmarkDocs } from '../dev/benchmarks-doc.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -226,6 +227,7 @@ async function main(): Promise<void> {
   const file = join(resultsDir, values.dir ? 'bench-dir.json' : 'bench.json');
   writeFileSync(file, JSON.stringify(out, null, 1) + '\n');
   process.stdout.write(`wrote ${file}${values.save ? '' : ' (--save writes eval/results/)'}\n`);
+  if (values.save && !values.dir) process.stdout.write(`docs:benchmarks: ${writeBenchmarkDocs().join(', ') || 'docs already current'}\n`);
 }
 
 main().catch((err: unknown) => {

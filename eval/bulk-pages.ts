@@ -1,4 +1,4 @@
-// A local server of generated article pages for trying bulk jobs (the README's 1,000-URL walkthrough): 127.0.0.1
+// A local server of generated article pages for trying bulk jobs (docs/bulk.md, A local job): 127.0.0.1
 // only, /a/0 ... /a/<n> are distinct articles, /dup/<g>/<k> near-duplicates, /robots.txt allows pith except /private/
 // (all routes: dev/bulk-pages.ts). Stops on Ctrl-C.
 //

@@ -3,7 +3,7 @@
 // then as two processes at the same time. The scaling of a round is 2 x (time alone) / (the slower of the two at
 // once): 2.00x when the second core is as good as a core of its own. `pith batch --jobs 2` / `--jobs 1` cannot do
 // better than what the machine gives work like its own, and pith's extraction (building a DOM, collecting garbage)
-// is much of it memory-bound. README, Bulk extraction, Numbers.
+// is much of it memory-bound. docs/benchmarks.md, Bulk extraction.
 //
 //   npx tsx eval/machine-scaling.ts [--rounds 10]
 //

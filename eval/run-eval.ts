@@ -26,6 +26,7 @@ import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit, textOfHtml } from './readability-pages.js';
 import { requireModels } from './require-models.js';
+import { writeBenchmarkDocs } from '../dev/benchmarks-doc.js';
 import {
   blockMetrics,
   countBlocks,
@@ -338,6 +339,9 @@ async function main(): Promise<void> {
     (readabilityResults ? `\n${readabilityResults.title}\n\n${renderReadabilityTable(readabilityResults.rows, true)}\n` : '');
   writeFileSync(join(resultsDir, `${outBase}.md`), md);
   process.stdout.write(`wrote ${join(resultsDir, outBase)}.json and .md\n`);
+  if (resolve(resultsDir) === resolve(RESULTS_DIR) && outBase === 'latest') {
+    process.stdout.write(`docs:benchmarks: ${writeBenchmarkDocs().join(', ') || 'docs already current'}\n`);
+  }
 
   if (!checkFloor) return;
   if (!full || split !== 'val') {

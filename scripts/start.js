@@ -7,7 +7,7 @@
 //
 // By default the Worker runs through wrangler's programmatic API with the DevTools inspector off. Reason: `wrangler
 // dev` always attaches an inspector and enables its Network domain, and workerd then decodes every subrequest
-// body for DevTools itself; a corrupt gzip/br reply from a page (issue 11, defect 1) makes that decoder throw
+// body for DevTools itself; a corrupt gzip/br reply from a page makes that decoder throw
 // `Fatal uncaught kj::Exception: kj/compat/gzip.c++:81 ... incorrect header check` and the whole process exits.
 // Reproduced with workerd 1.20260426.1: bare `workerd serve` answers the same reply with a catchable TypeError
 // until a DevTools client sends Network.enable, then it dies. Same crash as cloudflare/workers-sdk#3408 and

@@ -205,7 +205,7 @@ def cmd_export(args):
     else:
         best = max(sweep, key=lambda r: (r["word_f1"], -r["lambda"]))
         # A weight on the pairwise net must pay for it: with lambda 0 the pairwise net and the edge features are not
-        # computed at all (about 0.5 ms of a ~15 ms extraction, README, News pages, Cost). Below MIN_LAMBDA_GAIN on
+        # computed at all (about 0.5 ms of a ~15 ms extraction, CHANGELOG.md). Below MIN_LAMBDA_GAIN on
         # the proxy (same-config seeds spread by 0.008) the gain is noise, and lambda 0 ships.
         zero = next((r for r in sweep if r["lambda"] == 0), None)
         if zero is not None and best["lambda"] != 0 and best["word_f1"] - zero["word_f1"] < MIN_LAMBDA_GAIN:

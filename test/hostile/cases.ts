@@ -8,9 +8,9 @@
 //                                  cases sent as they are; after each case, GET /health must still answer 200.
 //
 // To add a case: append an object to CASES (names are unique, kebab-case; they appear in test names and in the
-// README table). Fields:
+// docs/hostile-input.md, npm run docs:hostile). Fields:
 //   name      kebab-case id; an `upstream` case is served at <raw server>/case/<name>
-//   about     one line for the README table
+//   about     one line for the table of docs/hostile-input.md
 //   defect    issue 11 defect number it reproduces, if any
 //   input     what is sent (see Input below)
 //   expect    'ok' (HTTP 200 / extract() resolves with text) or the PithError code (HTTP status from

@@ -3,7 +3,7 @@
 // budget; pith must never crash with a stack trace, hang, or allocate what a header merely claims. Every file is
 // generated (sparse or repetitive where it is large). Node only; run by test/node/hostile-files.test.ts.
 //
-// Fields: name (kebab-case), about (one line, for the README), command ('duplicates': `pith duplicates <file>`;
+// Fields: name (kebab-case), about (one line, for docs/hostile-input.md), command ('duplicates': `pith duplicates <file>`;
 // 'resume': `pith batch <three pages> --out <file> --resume`), file (its name: .gz or not), write (makes the file at
 // the path given), exit (the exit code), stderr (what the message must say), budgetMs (a guard against hangs).
 

@@ -1,4 +1,4 @@
-// Prints the README table of the hostile corpus from the JSON reports of its two runners:
+// Prints a table of the hostile corpus with each case's time from the JSON reports of its two runners:
 //
 //   npx vitest run --project node test/node/hostile.test.ts --reporter=json --outputFile=/tmp/hostile-node.json
 //   npx vitest run --project workers test/workers/hostile.test.ts --reporter=json --outputFile=/tmp/hostile-workers.json

@@ -31,13 +31,20 @@ const SIX_MB = 6 * 1024 * 1024;
 const FEEDS = new URL('../fixtures/feeds/', import.meta.url);
 const FIXTURE_PAGES = new URL('../fixtures/pages/', import.meta.url);
 
-/** Folder names of the fixture pages with their parsed expected.json (see test/suites/fixture-pages.ts). */
-function fixturePages(): Array<{ name: string; expected: unknown }> {
+/**
+ * Folder names of the fixture pages with their parsed expected.json (see test/suites/fixture-pages.ts) and their
+ * golden markdown output, expected.md (null when not written yet; see dev/fixture-golden.ts).
+ */
+function fixturePages(): Array<{ name: string; expected: unknown; markdown: string | null }> {
+  const read = (name: string, file: string): string | null => {
+    const url = new URL(`${name}/${file}`, FIXTURE_PAGES);
+    return existsSync(url) ? readFileSync(url, 'utf8') : null;
+  };
   return readdirSync(FIXTURE_PAGES, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/expected.json`, FIXTURE_PAGES)))
     .map((d) => d.name)
     .sort()
-    .map((name) => ({ name, expected: JSON.parse(readFileSync(new URL(`${name}/expected.json`, FIXTURE_PAGES), 'utf8')) as unknown }));
+    .map((name) => ({ name, expected: JSON.parse(read(name, 'expected.json')!) as unknown, markdown: read(name, 'expected.md') }));
 }
 const FEED_TYPES: Record<string, string> = {
   rss: 'application/rss+xml',
@@ -203,7 +210,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     pageServerPort: number;
-    fixturePages: Array<{ name: string; expected: unknown }>;
+    fixturePages: Array<{ name: string; expected: unknown; markdown: string | null }>;
     rawServerPort: number;
   }
 }

@@ -237,7 +237,7 @@ describe('pith feature set', () => {
     expect(u(idx('aria hidden'), 'hidden')).toBe(1);
     expect(u(idx('class hidden'), 'hidden')).toBe(1);
     expect(u(idx('responsive, shown'), 'hidden')).toBe(-1);
-    // schema pith-3: the per-kind and page-level visibility features of pith-2 are gone (README, News pages)
+    // schema pith-3: the per-kind and page-level visibility features of pith-2 are gone (CHANGELOG.md)
     const names = featureNames('pith').unary;
     for (const gone of ['hidden_style', 'hidden_attr', 'aria_hidden', 'hidden_class', 'page_hidden_share', 'hidden_copy_of_visible']) {
       expect(names).not.toContain(gone);

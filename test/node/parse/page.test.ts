@@ -46,7 +46,7 @@ describe('parsePage limits and robustness', () => {
   });
 
   // V8 gives objects with other fields, or fields in another order, or frozen ones, hidden classes of their own; the
-  // code that reads them is then compiled again whenever the rarer kind turns up (README, Bulk extraction, Numbers).
+  // code that reads them is then compiled again whenever the rarer kind turns up (CHANGELOG.md).
   it('gives every page the same fields in the same order, truncated, fallback or not', () => {
     const kinds = [
       parsePage('<body><p>a</p></body>'),
