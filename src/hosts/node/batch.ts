@@ -412,7 +412,9 @@ export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<Ba
       notify(); // a worker has room again
       flush();
     });
-    worker.on('error', (err) => {
+    worker.on('error', (err: NodeJS.ErrnoException) => {
+      // A send to a worker that has just died fails with EPIPE before its 'exit' arrives: 'exit' says why it ended.
+      if (err.code === 'EPIPE' || err.code === 'ERR_IPC_CHANNEL_CLOSED') return;
       failure = err;
       notify();
     });
