@@ -52,11 +52,6 @@ export function registerBrotliDecoder(factory: StreamDecoderFactory): void {
   brotliFactory = factory;
 }
 
-/** Whether this runtime can decode br in every path (not only in fetched replies). */
-export function canDecodeBrotli(): boolean {
-  return brotliFactory !== null;
-}
-
 const DEFLATE_MAX_RATIO = 1032;
 const MIN_SLICE_BYTES = 512;
 const MAX_SLICE_BYTES = 64 * 1024;
@@ -87,7 +82,11 @@ function isZlib(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
 }
 
-function formatBytes(n: number): string {
+/** Whether this is workerd (its fetch and DecompressionStream behave differently from Node's). */
+export const IN_WORKERD = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+
+/** A byte count for messages: "5 MiB", "512 bytes". */
+export function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(2)} MiB` : `${n} bytes`;
 }
 
@@ -153,7 +152,7 @@ async function* slicesOf(input: AsyncIterable<Uint8Array>, budget: Budget): Asyn
  * read (Node's waits for the reader). So in workerd, after each write, the output is read until none is ready for
  * one turn of the event loop: the next slice is written only when the last one's output was counted.
  */
-const WRITES_RUN_AHEAD = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+const WRITES_RUN_AHEAD = IN_WORKERD;
 const TICK = 'tick' as const;
 const WROTE = 'wrote' as const;
 const tick = (): Promise<typeof TICK> => new Promise((resolve) => setTimeout(() => resolve(TICK), 0));

@@ -12,7 +12,7 @@ import { concatBytes } from './bytes.js';
 import { PithError } from '../errors.js';
 import { decodeBody } from './charset.js';
 import { sniffBinary } from './sniff.js';
-import { chunksOf, CLIENT_CODES, decodeStream, DECODABLE_CODINGS, type DecodeCodes, parseContentCoding, UPSTREAM_CODES } from './content-decoder.js';
+import { chunksOf, CLIENT_CODES, decodeStream, DECODABLE_CODINGS, type DecodeCodes, formatBytes, IN_WORKERD, parseContentCoding, UPSTREAM_CODES } from './content-decoder.js';
 import { causeOfStatus, connectError, logFetchFailure, type TcpProbe } from './fetch-errors.js';
 import { checkTarget } from './guard.js';
 
@@ -149,11 +149,8 @@ export function readRequestBody(stream: ReadableStream<Uint8Array> | null, conte
  * Node's fetch (undici) gzip, x-gzip, deflate and br.
  */
 const RUNTIME_DECODES: ReadonlySet<string> =
-  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers' ? new Set(['gzip', 'br']) : new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+  IN_WORKERD ? new Set(['gzip', 'br']) : new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(2)} MB` : `${n} bytes`;
-}
 
 /** Fetches `target` with the guard, manual redirects, a deadline and a size cap. */
 export async function guardedFetch(target: string | URL, options: GuardedFetchOptions): Promise<FetchedBody> {
