@@ -15,6 +15,7 @@ import { sniffBinary } from './sniff.js';
 import { chunksOf, CLIENT_CODES, decodeStream, DECODABLE_CODINGS, type DecodeCodes, formatBytes, IN_WORKERD, parseContentCoding, UPSTREAM_CODES } from './content-decoder.js';
 import { causeOfStatus, connectError, logFetchFailure, type TcpProbe } from './fetch-errors.js';
 import { checkTarget } from './guard.js';
+import { isHtmlMediaType, mediaTypeOf } from './media-type.js';
 
 export interface FetchLimits {
   /** Deadline for all hops and the whole body, milliseconds. */
@@ -74,14 +75,9 @@ export interface FetchedPage extends Omit<FetchedBody, 'bytes'> {
 
 const USER_AGENT = 'pith/0.1 (main-content extraction; Web2Text)';
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-const HTML_MEDIA_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 
 class DeadlineExceeded extends Error {}
-
-function mediaTypeOf(contentType: string): string {
-  return contentType.split(';', 1)[0].trim().toLowerCase();
-}
 
 /** Chunks of `stream`, each read raced with `deadline`; a broken stream is PithError 'upstream_error'. */
 async function* chunksBefore(stream: ReadableStream<Uint8Array> | null, deadline: Promise<never> | undefined, what: string): AsyncGenerator<Uint8Array> {
@@ -275,7 +271,7 @@ export async function fetchPage(target: string | URL, options: FetchLimits & { a
     ...options,
     accept: HTML_ACCEPT,
     // '' (no Content-Type) is let through and sniffed below.
-    acceptMediaType: (mediaType) => mediaType === '' || HTML_MEDIA_TYPES.has(mediaType),
+    acceptMediaType: (mediaType) => mediaType === '' || isHtmlMediaType(mediaType),
     rejectCode: 'not_html',
     wanted: 'an HTML or XHTML page',
   });

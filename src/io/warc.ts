@@ -11,6 +11,7 @@
 // (gzip, br) is reported so that the host can decompress.
 
 import { concatBytes } from './bytes.js';
+import { isHtmlMediaType, mediaTypeOf } from './media-type.js';
 
 export interface WarcRecord {
   /** WARC-Type, lower case ('response', 'request', 'warcinfo', 'metadata', ...). */
@@ -207,15 +208,13 @@ export function parseHttpResponse(block: Uint8Array): HttpMessage | null {
   return { status: Number(status[1]), headers, body };
 }
 
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
-
 /** The HTML page of a record: a 2xx HTTP response with an HTML Content-Type and a target URI; else null. */
 export function htmlPageOf(record: WarcRecord): WarcHtmlPage | null {
   if (record.type !== 'response' || record.targetUri === null) return null;
   const http = parseHttpResponse(record.block);
   if (http === null || http.status < 200 || http.status > 299) return null;
   const contentType = http.headers.get('content-type') ?? '';
-  if (!HTML_TYPES.has(contentType.split(';', 1)[0].trim().toLowerCase())) return null;
+  if (!isHtmlMediaType(mediaTypeOf(contentType))) return null;
   const encoding = (http.headers.get('content-encoding') ?? '').trim().toLowerCase();
   return { url: record.targetUri, contentType, contentEncoding: encoding === 'identity' ? '' : encoding, body: http.body };
 }

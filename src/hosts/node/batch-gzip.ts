@@ -6,6 +6,7 @@
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isGzipBytes } from '../../io/content-decoder.js';
 
 /** Header: magic, deflate, FEXTRA, mtime 0, no extra flags, OS unknown; XLEN 8; subfield "PI", length 4, member size. */
 const HEADER_BYTES = 10 + 2 + 8;
@@ -64,7 +65,7 @@ export function isGzipFile(path: string): boolean {
   let fd: number | null = null;
   try {
     fd = openSync(path, 'r');
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    return readSync(fd, head, 0, 2, 0) === 2 && isGzipBytes(head);
   } catch {
     return false;
   } finally {

@@ -19,6 +19,7 @@ import { onError, onNotFound } from './errors.js';
 import { decodeBody } from '../../io/charset.js';
 import { fetchPage, readRequestBody } from '../../io/fetch.js';
 import { sniffBinary } from '../../io/sniff.js';
+import { isHtmlMediaType, mediaTypeOf } from '../../io/media-type.js';
 import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type RenderContext } from './format.js';
 import { checkTarget } from '../../io/guard.js';
 import { feedRoutes } from './feed/routes.js';
@@ -29,7 +30,6 @@ import { parseOptions, splitPrefixTarget, type RequestOptions } from './options.
 type AppEnv = { Bindings: Env };
 type AppContext = Context<AppEnv>;
 
-const HTML_BODY_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 
 /** Rate limit, then token: both before any work. */
@@ -90,7 +90,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
  */
 async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
   const contentType = c.req.header('content-type') ?? '';
-  const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   const declared = Number(c.req.header('content-length') ?? '');
   const maxBytes = settings.fetch.maxBytes;
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -119,7 +119,7 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
     return decodeBody(bytes, type).text;
   };
   const queryUrl = c.req.query('url');
-  if (HTML_BODY_TYPES.has(mediaType)) {
+  if (isHtmlMediaType(mediaType)) {
     return { html: htmlOf(await readBody(), contentType), url: queryUrl };
   }
   if (mediaType === 'application/json') {

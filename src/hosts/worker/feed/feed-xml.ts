@@ -25,6 +25,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PithError } from '../../../errors.js';
 import { looksLikeHtml } from '../../../io/fetch.js';
+import { isHtmlMediaType } from '../../../io/media-type.js';
 import { attributesOf, scanElements, XmlScanError, type XmlElement } from './xml-scan.js';
 
 export type FeedKind = 'rss' | 'rdf' | 'atom';
@@ -159,7 +160,7 @@ function atomLink(entry: Record<string, unknown>, prefix: string, baseUrl: strin
     const href = typeof attrs['@_href'] === 'string' ? (attrs['@_href'] as string) : null;
     if (rel !== 'alternate' || href === null) continue;
     const type = typeof attrs['@_type'] === 'string' ? (attrs['@_type'] as string).toLowerCase() : '';
-    if (type === '' || type === 'text/html' || type === 'application/xhtml+xml') return absoluteHttpUrl(href, baseUrl);
+    if (type === '' || isHtmlMediaType(type)) return absoluteHttpUrl(href, baseUrl);
     best ??= absoluteHttpUrl(href, baseUrl);
   }
   return best;

@@ -18,6 +18,7 @@ import { parseOptions } from '../options.js';
 import { splitWarc } from './warc-source.js';
 import { CHUNK_SIZE, DEFAULT_MAX_URLS, MAX_URL_CHARS, isJobId, jobKeys, type ChunkMessage, type JobMeta, type JobOptions, type JobStatus } from './job-types.js';
 import { jobsBindings, type JobsBindings, type JobsEnv } from './bindings.js';
+import { mediaTypeOf } from '../../../io/media-type.js';
 
 type JobsContext = Context<{ Bindings: JobsEnv }>;
 
@@ -196,7 +197,7 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
     const settings = settingsOf(c.env);
     await admit(c, settings);
     const bindings = jobsBindings(c.env);
-    const mediaType = (c.req.header('content-type') ?? '').split(';', 1)[0].trim().toLowerCase();
+    const mediaType = mediaTypeOf(c.req.header('content-type') ?? '');
     if (mediaType !== 'application/json') throw new PithError('invalid_input', `POST a JSON body (Content-Type: application/json), not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`);
     let parsed: unknown;
     try {
