@@ -129,7 +129,8 @@ export function parseUrl(url: string | undefined): URL | null {
   }
 }
 
-export function absolute(v: string | null, base: URL | null): string | null {
+/** `v` resolved against `base` when it is an absolute http(s) URL, else null. */
+export function absolute(v: string | null, base: URL | string | null): string | null {
   if (v === null) return null;
   const s = v.trim();
   try {

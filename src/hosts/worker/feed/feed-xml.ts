@@ -26,6 +26,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PithError } from '../../../errors.js';
 import { looksLikeHtml } from '../../../io/fetch.js';
 import { isHtmlMediaType } from '../../../io/media-type.js';
+import { absolute } from '../../../core/metadata/fields.js';
 import { attributesOf, scanElements, XmlScanError, type XmlElement } from './xml-scan.js';
 
 export type FeedKind = 'rss' | 'rdf' | 'atom';
@@ -125,27 +126,16 @@ function textOf(value: unknown): string | null {
   return null;
 }
 
-/** An absolute http(s) URL for `raw` resolved against the feed's URL, or null. */
-function absoluteHttpUrl(raw: string | null, baseUrl: string): string | null {
-  if (raw === null) return null;
-  try {
-    const url = new URL(raw, baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The article link of an RSS 2.0 or RSS 1.0 item: <link>, else a permalink guid, else rdf:about. */
 function rssLink(item: Record<string, unknown>, baseUrl: string): string | null {
-  const link = absoluteHttpUrl(textOf(item.link), baseUrl);
+  const link = absolute(textOf(item.link), baseUrl);
   if (link !== null) return link;
   const guid = item.guid;
   const guidText = textOf(guid);
   const permaLink = guid !== null && typeof guid === 'object' ? (guid as Record<string, unknown>)['@_isPermaLink'] : undefined;
-  if (guidText !== null && permaLink !== 'false' && HTTP_URL.test(guidText)) return absoluteHttpUrl(guidText, baseUrl);
+  if (guidText !== null && permaLink !== 'false' && HTTP_URL.test(guidText)) return absolute(guidText, baseUrl);
   const about = item['@_rdf:about'];
-  return typeof about === 'string' && HTTP_URL.test(about.trim()) ? absoluteHttpUrl(about.trim(), baseUrl) : null;
+  return typeof about === 'string' && HTTP_URL.test(about.trim()) ? absolute(about.trim(), baseUrl) : null;
 }
 
 /** The article link of an Atom entry: the alternate link, preferring an HTML one. */
@@ -160,8 +150,8 @@ function atomLink(entry: Record<string, unknown>, prefix: string, baseUrl: strin
     const href = typeof attrs['@_href'] === 'string' ? (attrs['@_href'] as string) : null;
     if (rel !== 'alternate' || href === null) continue;
     const type = typeof attrs['@_type'] === 'string' ? (attrs['@_type'] as string).toLowerCase() : '';
-    if (type === '' || isHtmlMediaType(type)) return absoluteHttpUrl(href, baseUrl);
-    best ??= absoluteHttpUrl(href, baseUrl);
+    if (type === '' || isHtmlMediaType(type)) return absolute(href, baseUrl);
+    best ??= absolute(href, baseUrl);
   }
   return best;
 }
