@@ -138,14 +138,15 @@ export interface Fingerprint {
   simhash: string;
 }
 
-/** Output formats of extract(), the CLI and the server, in the order messages list them. */
-export const OUTPUT_FORMATS = ['text', 'markdown', 'html', 'json', 'debug'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-/** What the core renders besides text: 'json' is text and metadata, assembled by the host. */
-export type RenderedFormat = Exclude<OutputFormat, 'json'>;
+/**
+ * The formats an extraction is presented in (src/core/render/present.ts), everywhere: extract(), the CLI, batch, the
+ * Worker, jobs. In the order messages list them. A host that takes fewer checks against its own list of these.
+ */
+export const FORMATS = ['text', 'markdown', 'html', 'json', 'debug'] as const;
+export type Format = (typeof FORMATS)[number];
 
-export function isOutputFormat(value: string): value is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+export function isFormat(value: string): value is Format {
+  return (FORMATS as readonly string[]).includes(value);
 }
 
 /**

@@ -18,7 +18,7 @@ import { renderDebugHtml } from './render/debug.js';
 import { countWords, renderText } from './render/text.js';
 import { pageTextLayout } from './render/spacing.js';
 import { fingerprintOf } from './fingerprint/simhash.js';
-import type { BlockResult, Classifier, DecodeMode, DecodeRung, Extraction, Label, OutputFormat } from '../types.js';
+import type { BlockResult, Classifier, DecodeMode, DecodeRung, Extraction, Format, Label } from '../types.js';
 
 export interface ExtractOptions {
   /** The page's URL, used to resolve links and for metadata. Never fetched. */
@@ -37,7 +37,7 @@ export interface ExtractOptions {
    * What to render besides `text` (always there): 'markdown' adds `markdown`, 'html' adds `html` (sanitised),
    * 'json' adds both. Default 'text'. Metadata is always read.
    */
-  format?: OutputFormat;
+  format?: Format;
   /** Add `fingerprint` (SimHash of `text`, about 0.1 ms per 1,000 words). Default: only for format 'json'. */
   fingerprint?: boolean;
 }

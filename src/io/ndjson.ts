@@ -3,7 +3,10 @@
 //   {"url", "finalUrl", "ok": true, "title", "text" | "markdown" | "html", "fingerprint", "metadata"}
 //   {"url", "ok": false, "error": {"code", "message", "upstreamStatus"?}}
 
-export type JobFormat = 'text' | 'markdown' | 'html';
+import type { Format, PageMetadata } from '../types.js';
+
+/** The formats a job's lines can carry (a job asked for json writes text lines). */
+export type JobFormat = Extract<Format, 'text' | 'markdown' | 'html'>;
 
 export interface OkResult {
   url: string;
@@ -15,7 +18,7 @@ export interface OkResult {
   markdown?: string;
   html?: string;
   fingerprint: { simhash: string } | null;
-  metadata: Record<string, unknown> | null;
+  metadata: PageMetadata | null;
 }
 
 export interface FailedResult {

@@ -150,17 +150,29 @@ describe('pith extract', SLOW, () => {
     // The fingerprint of the printed text, as the library computes it; the text format has none.
     expect((json as { fingerprint?: { simhash: string } }).fingerprint).toEqual({ simhash: simhash(expectedText) });
     expect(simhash(expectedText)).toMatch(/^[0-9a-f]{16}$/);
+    // The one JSON shape (src/core/render/present.ts), the Worker's keys with markdown, html and blocks rendered.
+    expect(Object.keys(json)).toEqual([
+      'url', 'finalUrl', 'title', 'metadata', 'text', 'markdown', 'html', 'wordCount', 'fingerprint', 'modelVersion',
+      'featureSet', 'decoder', 'truncated', 'timings', 'blocks',
+    ]);
+    expect(json).toMatchObject({ url: null, finalUrl: null, timings: { fetchMs: 0 } });
   });
 
   it('--format markdown, html and debug print what extract() renders for that format', async () => {
     const html = readFileSync(htmlPath, 'utf8');
-    for (const [format, field] of [['markdown', 'markdown'], ['html', 'html']] as const) {
-      const r = await pith(['extract', htmlPath, '--format', format]);
-      expect(r.code, r.stderr).toBe(0);
-      const expected = (await extract(html, { format }))[field];
-      expect(expected, `extract() renders ${format}`).toBeTruthy();
-      expect(r.stdout.trimEnd()).toBe(expected!.trimEnd());
-    }
+    const markdown = await pith(['extract', htmlPath, '--format', 'markdown']);
+    expect(markdown.code, markdown.stderr).toBe(0);
+    const expectedMarkdown = (await extract(html, { format: 'markdown' })).markdown;
+    expect(expectedMarkdown, 'extract() renders markdown').toBeTruthy();
+    expect(markdown.stdout.trimEnd()).toBe(expectedMarkdown!.trimEnd());
+    // html is the presenter's standalone document around the sanitised fragment, as the Worker answers it.
+    const page = await pith(['extract', htmlPath, '--format', 'html']);
+    expect(page.code, page.stderr).toBe(0);
+    const fragment = (await extract(html, { format: 'html' })).html;
+    expect(fragment, 'extract() renders html').toBeTruthy();
+    expect(page.stdout.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+    expect(page.stdout).toContain(`<title>${expectedTitle}</title>`);
+    expect(page.stdout).toContain(`<article>\n${fragment}\n</article>`);
     // The debug page carries this run's timings, so it is checked by structure.
     const debug = await pith(['extract', htmlPath, '--format', 'debug']);
     expect(debug.code).toBe(0);
@@ -347,8 +359,10 @@ describe('pith batch', SLOW, () => {
     expect(mdLines[1]).toMatchObject({ text: '', fingerprint: null });
     expect(mdLines[1].error).toMatch(/b\.html is a PNG image, not an HTML page/);
     const jsonLines = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(Object.keys(jsonLines[0]).slice(0, 2)).toEqual(['id', 'text']);
-    expect(jsonLines[0]).toMatchObject({ id: 'a', text: expectedText, title: expectedTitle });
+    // The id, then the presenter's JSON shape (the one `pith extract --format json` prints), then ms.
+    expect(Object.keys(jsonLines[0]).slice(0, 4)).toEqual(['id', 'url', 'finalUrl', 'title']);
+    expect(Object.keys(jsonLines[0]).at(-1)).toBe('ms');
+    expect(jsonLines[0]).toMatchObject({ id: 'a', url: null, text: expectedText, title: expectedTitle });
     expect(jsonLines[0].blocks).toBeInstanceOf(Array);
     for (const ms of Object.values(jsonLines[0].timings as Record<string, number>)) expect(Math.round(ms * 100) / 100).toBe(ms);
     expect(bad.code).toBe(2);

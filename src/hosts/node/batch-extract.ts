@@ -2,14 +2,15 @@
 // or a loop of the benchmarks. Kept apart from batch.ts, so that the coordinating process does not load the model's
 // code.
 
-import type { BatchFormat, BatchItem, BatchLine } from './batch.js';
+import type { BatchItem, BatchLine } from './batch.js';
 import { gunzipIfNeeded, htmlOf, readFileBounded } from './html-bytes.js';
 import { PithError, type PithErrorCode } from '../../errors.js';
 import { extract } from './lib.js';
-import type { Extraction, FeatureSetName } from '../../types.js';
+import { extractionJson } from '../../core/render/present.js';
+import type { FeatureSetName, Format } from '../../types.js';
 
 /** Extracts one item in this thread. Never throws: a failure is a line with `error`. */
-export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<BatchLine> {
+export async function extractItem(item: BatchItem, featureSet: FeatureSetName | undefined, format: Format = 'text'): Promise<BatchLine> {
   const t0 = performance.now();
   const base = 'url' in item ? { id: item.id, url: item.url } : { id: item.id };
   try {
@@ -18,7 +19,7 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
     const html = 'html' in item ? item.html : htmlOf(await gunzipIfNeeded(readFileBounded(item.path), item.path), item.path.replace(/^.*[\\/]/, ''));
     const result = await extract(html, { featureSet, fingerprint: true, format, ...('url' in item ? { url: item.url } : {}) });
     const ms = round(performance.now() - t0);
-    if (format === 'json') return { ...base, ...withRoundedTimings(result), fingerprint: result.fingerprint ?? null, ms };
+    if (format === 'json') return { id: item.id, ...extractionJson(result, { url: 'url' in item ? item.url : undefined, blocks: true }), ms };
     const line: BatchLine = { ...base, text: result.text, fingerprint: result.fingerprint ?? null, ms };
     if (format === 'markdown') line.markdown = result.markdown ?? '';
     if (format === 'html') line.html = result.html ?? '';
@@ -29,10 +30,3 @@ export async function extractItem(item: BatchItem, featureSet: FeatureSetName | 
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
-
-/** The result with its timings rounded to 0.01 ms (more digits are noise), for JSON output. */
-export function withRoundedTimings(result: Extraction): Extraction {
-  const timings: Record<string, number> = { ...result.timings };
-  for (const key of Object.keys(timings)) timings[key] = round(timings[key]);
-  return { ...result, timings: timings as unknown as Extraction['timings'] };
-}

@@ -19,9 +19,8 @@
 // The warm-up changes how fast the code runs, not what it computes: a page's result does not depend on the pages
 // before it (test/node/parse/page-history.test.ts); test/node/bulk/prime.test.ts checks it for the warm-up page.
 
-import type { BatchFormat } from './batch.js';
 import { extract } from './lib.js';
-import type { FeatureSetName } from '../../types.js';
+import type { FeatureSetName, Format } from '../../types.js';
 
 const PARAGRAPH =
   'Residents gathered on Tuesday &amp; Wednesday to discuss the new library&#8217;s opening hours, which the council ' +
@@ -140,7 +139,7 @@ const PRIME_ROUNDS = 4;
  * options (loading the model on the way), with a page URL every other time (WARC records have one, page files not).
  * Throws if PRIME_PAGE extracts to nothing: that is a bug (the worker then warns and goes on without the warm-up).
  */
-export async function primeExtraction(featureSet: FeatureSetName | undefined, format: BatchFormat = 'text'): Promise<void> {
+export async function primeExtraction(featureSet: FeatureSetName | undefined, format: Format = 'text'): Promise<void> {
   for (let i = 0; i < PRIME_ROUNDS; i++) {
     const options = { featureSet, fingerprint: true, format, ...(i % 2 === 1 ? { url: PRIME_URL } : {}) };
     const result = await extract(PRIME_PAGE, options);

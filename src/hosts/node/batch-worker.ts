@@ -2,12 +2,12 @@
 // extracts the pages the parent sends, one at a time, and answers each with its line (src/hosts/node/batch.ts). It ends when
 // the parent closes the channel.
 
-import type { BatchFormat, BatchItem } from './batch.js';
+import type { BatchItem } from './batch.js';
 import { extractItem } from './batch-extract.js';
 import { primeExtraction } from './batch-prime.js';
-import type { FeatureSetName } from '../../types.js';
+import type { FeatureSetName, Format } from '../../types.js';
 
-const { featureSet, format } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: BatchFormat };
+const { featureSet, format } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: Format };
 // A warm-up that fails costs its speed, not the batch: the pages are still extracted (and fail on their own lines if
 // the model is what is broken).
 let queue = primeExtraction(featureSet, format).catch((err: unknown) => {

@@ -22,7 +22,7 @@ import { decodeHtml } from '../../io/charset.js';
 import { decodeStream, type DecodeCodes } from '../../io/content-decoder.js';
 import { warcHtmlPages } from '../../io/warc-pages.js';
 import { PithError } from '../../errors.js';
-import type { FeatureSetName } from '../../types.js';
+import type { FeatureSetName, Format } from '../../types.js';
 
 /** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
 export type BatchItem =
@@ -31,13 +31,14 @@ export type BatchItem =
   /** A page that could not be read (a WARC record whose payload does not decode): its line is this error. */
   | { id: string; url: string; error: { code: string; message: string } };
 
-/** What each line carries besides the text: markdown or html adds that field, json the whole result. */
-export type BatchFormat = 'text' | 'markdown' | 'html' | 'json';
+/** What each line carries besides the text: markdown or html adds that field, json the whole result (present.ts). */
+export const BATCH_FORMATS: readonly Format[] = ['text', 'markdown', 'html', 'json'];
 
-/** The line written for a page (with --format json, every field of the extraction too). */
+/** The line written for a page (with --format json, the id, the presenter's JSON shape, then ms). */
 export interface BatchLine {
   id: string;
-  url?: string;
+  /** The record's URL (WARC); in a json line null for a page file. */
+  url?: string | null;
   text: string;
   fingerprint: { simhash: string } | null;
   ms: number;
@@ -143,7 +144,7 @@ export async function* warcPages(path: string): AsyncGenerator<BatchItem> {
 export interface BatchOutputSoFar {
   ids: string[];
   failed: number;
-  format: BatchFormat | null;
+  format: Format | null;
   bytes: number;
 }
 
@@ -269,7 +270,7 @@ const tooLong = (n: number, path: string, maxLineBytes: number, refusal: string)
   new PithError('invalid_input', `line ${n} of ${path} is longer than ${maxLineBytes} bytes, more than pith batch writes for a page: ${refusal}`);
 
 /** The --format a line of a page that did not fail was written with (its fields tell; see BatchLine). */
-function formatOfLine(line: Partial<BatchLine>): BatchFormat {
+function formatOfLine(line: Partial<BatchLine>): Format {
   if ('wordCount' in line) return 'json';
   if ('markdown' in line) return 'markdown';
   if ('html' in line) return 'html';
@@ -302,7 +303,7 @@ export interface PoolOptions {
   /** Cores the workers share (default: os.availableParallelism()); see workerV8Flags. */
   cores?: number;
   featureSet?: FeatureSetName;
-  format?: BatchFormat;
+  format?: Format;
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -361,7 +362,7 @@ const REORDER_WINDOW = 64;
  * A worker process running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
  * src/hosts/node/cli.ts`) the .ts, with tsx loaded in the child. Its stdout is not ours (lines may go to our stdout); its stderr is.
  */
-function startWorker(flags: string[], featureSet: FeatureSetName | undefined, format: BatchFormat | undefined): ChildProcess {
+function startWorker(flags: string[], featureSet: FeatureSetName | undefined, format: Format | undefined): ChildProcess {
   const args = [JSON.stringify({ featureSet, format })];
   // (NODE_OPTIONS reaches the workers through the environment, e.g. a user's --max-old-space-size.)
   const options = { serialization: 'advanced' as const, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };

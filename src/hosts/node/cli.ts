@@ -14,11 +14,12 @@ import './brotli.js';
 import { gunzipIfNeeded, htmlOf, readFileBounded, readStreamBounded } from './html-bytes.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from '../../core/fingerprint/near-duplicates.js';
-import { WASM_TIERING_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchFormat, type BatchItem, type BatchOutputSoFar } from './batch.js';
+import { BATCH_FORMATS, WASM_TIERING_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchItem, type BatchOutputSoFar } from './batch.js';
 import { PithError } from '../../errors.js';
-import { fetchPage } from '../../io/fetch.js';
+import { fetchPage, type FetchedPage } from '../../io/fetch.js';
 import { ALLOW_ALL_HOSTS, checkTarget } from '../../io/guard.js';
-import { type FeatureSetName, OUTPUT_FORMATS, isOutputFormat } from '../../types.js';
+import { type FeatureSetName, FORMATS, isFormat } from '../../types.js';
+import { present, type PresentContext } from '../../core/render/present.js';
 
 
 const EXIT_OK = 0;
@@ -61,10 +62,11 @@ Prints the main content of one page as plain text, with a blank line between blo
   -          read the HTML from stdin
 
 Options:
-  --format <f>              text (default); markdown; html (sanitised, safe to embed); debug (an HTML page
-                            showing every block, kept ones highlighted with their probability); json (the
-                            whole result: text, markdown, html, title, metadata, wordCount, fingerprint,
-                            blocks, timings; fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
+  --format <f>              text (default); markdown; html (sanitised, safe to embed, in a small standalone
+                            page); debug (an HTML page showing every block, kept ones highlighted with their
+                            probability); json (the whole result, the Worker's shape: url, finalUrl, title,
+                            metadata, text, markdown, html, wordCount, fingerprint, timings, blocks...;
+                            fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
   --url <url>               the page's address, for a file or stdin: links and images become absolute
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
@@ -84,8 +86,8 @@ subfolders too, sorted by path, the id then being the path below <dir>, e.g. "si
 of WARC files (each "response" record with a 2xx HTML payload; .warc.gz may hold one gzip member per record), and
 writes one line per page: {"id": <file name without .html/.html.gz, or the record's URL>, "url": <the record's
 URL, WARC only>, "text": <main text>, "fingerprint": {"simhash": <16 hex>}, "ms": <extraction time, 0.01 ms>};
---format markdown or html adds that field, --format json writes the whole result (title, metadata, wordCount,
-markdown, html, blocks, timings) after "id". Lines come out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
+--format markdown or html adds that field, --format json writes the id, the whole result in the shape of
+pith extract --format json (url, finalUrl, title, metadata, text, markdown, html, ..., blocks), then "ms". Lines come out in input order whatever --jobs is. The fingerprint is always written (it costs about 0.1 ms a page): pages
 whose simhash values differ in at most 3 of 64 bits are near-duplicates (see hammingDistance and simhashBands in
 the library). A page that fails (not HTML, broken gzip) gets {"id", "text": "", "fingerprint": null, "ms", "error":
 <message>} and the run goes on; the exit code is then 1. Progress goes to stderr.
@@ -162,9 +164,9 @@ const NO_HOSTS: ReadonlySet<string> = new Set();
  * Fetches a page with the one guarded fetch of pith (io/fetch.ts, the Worker's): every hop through the address
  * guard, one deadline, the body decoded and capped, HTML or XHTML only, decoded by its charset.
  */
-export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number, allowPrivate = false): Promise<string> {
+export async function fetchHtml(url: string, timeoutMs: number, maxBytes: number, allowPrivate = false): Promise<FetchedPage> {
   try {
-    return (await fetchPage(url, { timeoutMs, maxBytes, maxRedirects: FETCH_MAX_REDIRECTS, allowHosts: allowHostsOf(allowPrivate) })).html;
+    return await fetchPage(url, { timeoutMs, maxBytes, maxRedirects: FETCH_MAX_REDIRECTS, allowHosts: allowHostsOf(allowPrivate) });
   } catch (err) {
     if (err instanceof PithError && err.code === 'upstream_timeout') throw new PithError(err.code, `${err.message} (raise --timeout-ms)`, err.details);
     if (err instanceof PithError && err.code === 'upstream_too_large') throw new PithError(err.code, `${err.message} (raise --max-bytes, now ${maxBytes})`, err.details);
@@ -199,7 +201,7 @@ async function runExtract(args: string[]): Promise<number> {
     );
   }
   const format = values.format ?? 'text';
-  if (!isOutputFormat(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not "${format}"`);
+  if (!isFormat(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
   const featureSet = featureSetOf(values['feature-set']);
   const timeoutMs = positiveIntOf('--timeout-ms', values['timeout-ms'], FETCH_TIMEOUT_MS);
   const maxBytes = positiveIntOf('--max-bytes', values['max-bytes'], FETCH_MAX_BYTES);
@@ -216,13 +218,13 @@ async function runExtract(args: string[]): Promise<number> {
   const loadModel = () => {
     const loading = Promise.all([
       import('./lib.js'),
-      import('./batch-extract.js'),
       import('./model-assets.js').then((assets) => assets.loadNodeClassifier(featureSet)),
     ]);
     loading.catch(() => {}); // a page that cannot be read is the error to report; the model's is awaited below
     return loading;
   };
   let html: string;
+  let fetched: PresentContext = {};
   let model: ReturnType<typeof loadModel>;
   if (source === '-') {
     model = loadModel();
@@ -232,21 +234,20 @@ async function runExtract(args: string[]): Promise<number> {
     // An address the guard refuses fails at once, before the model loads (fetchHtml checks every hop again).
     checkTarget(source, allowHostsOf(values['allow-private'] === true));
     model = loadModel();
-    html = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
+    const page = await fetchHtml(source, timeoutMs, maxBytes, values['allow-private'] === true);
+    html = page.html;
+    fetched = { finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs };
   } else {
     html = await readHtmlFile(source); // at once: a file that cannot be read ends the command before the model loads
     model = loadModel();
   }
 
-  const [{ extract }, { withRoundedTimings }] = await model;
+  const [{ extract }] = await model;
   const result = await extract(html, { url, featureSet, format });
-  if (result.text.length === 0) process.stderr.write('pith: no main content found\n');
-  if (format === 'json') {
-    process.stdout.write(JSON.stringify(withRoundedTimings(result), null, 2) + '\n');
-    return EXIT_OK;
-  }
-  const body = format === 'markdown' ? result.markdown : format === 'html' ? result.html : format === 'debug' ? result.debugHtml : result.text;
-  if (body !== undefined && body.length > 0) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
+  const empty = result.text.length === 0;
+  if (empty) process.stderr.write('pith: no main content found\n');
+  // Nothing found prints nothing, except the formats that describe the page anyway.
+  if (!empty || format === 'json' || format === 'debug') process.stdout.write(present(format, result, { url, ...fetched, blocks: true, indent: 2 }).body);
   return EXIT_OK;
 }
 
@@ -293,7 +294,6 @@ export class ChunkedWriter {
 }
 
 export { pageIdOf };
-const BATCH_FORMATS: readonly BatchFormat[] = ['text', 'markdown', 'html', 'json'];
 
 async function runBatch(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -317,7 +317,7 @@ async function runBatch(args: string[]): Promise<number> {
   if (!values.out) throw new UsageError('batch needs --out <file.jsonl> (or --out - for stdout)');
   const featureSet = featureSetOf(values['feature-set']);
   const format = values.format ?? 'text';
-  if (!(BATCH_FORMATS as readonly string[]).includes(format)) {
+  if (!isFormat(format) || !BATCH_FORMATS.includes(format)) {
     throw new UsageError(`--format must be one of ${BATCH_FORMATS.join(', ')} for batch, not "${format}"`);
   }
   const jobs = positiveIntOf('--jobs', values.jobs, availableParallelism());
@@ -378,7 +378,7 @@ async function runBatch(args: string[]): Promise<number> {
   let failed = 0;
   const started = performance.now();
   const pending = skipped > 0 ? itemsAfter(items, done.ids, values.out) : items;
-  const added = await runBatchPool(pending, { jobs, featureSet, format: format as BatchFormat }, async (line, i) => {
+  const added = await runBatchPool(pending, { jobs, featureSet, format }, async (line, i) => {
     if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await lines.write(JSON.stringify(line) + '\n');

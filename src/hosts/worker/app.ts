@@ -9,7 +9,8 @@
 
 import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
-import type { Extraction, OutputFormat } from '../../types.js';
+import type { Extraction, Format } from '../../types.js';
+import { present, renderOptionsFor, type PresentContext } from '../../core/render/present.js';
 import { enforceRateLimit, requireToken } from './access.js';
 import { articleKey, storeArticle } from './article-cache.js';
 import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from './cache.js';
@@ -20,7 +21,7 @@ import { decodeBody } from '../../io/charset.js';
 import { fetchPage, readRequestBody } from '../../io/fetch.js';
 import { sniffBinary } from '../../io/sniff.js';
 import { isHtmlMediaType, mediaTypeOf } from '../../io/media-type.js';
-import { chooseFormat, coreFingerprintFor, coreFormatFor, renderExtraction, type RenderContext } from './format.js';
+import { chooseFormat } from './format.js';
 import { checkTarget } from '../../io/guard.js';
 import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
@@ -45,14 +46,14 @@ function nonEmpty(extraction: Extraction): Extraction {
   return extraction;
 }
 
-async function respondRendered(format: OutputFormat, extraction: Extraction, context: RenderContext, extraHeaders: Record<string, string>): Promise<Response> {
-  const { body, contentType } = renderExtraction(format, extraction, context);
+async function respondRendered(format: Format, extraction: Extraction, context: PresentContext, extraHeaders: Record<string, string>): Promise<Response> {
+  const { body, contentType } = present(format, extraction, context);
   const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders });
   return new Response(body, { status: 200, headers });
 }
 
 /** The cached extraction flow shared by GET /v1/extract and the prefix form. */
-async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: OutputFormat): Promise<Response> {
+async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: Format): Promise<Response> {
   const settings = settingsOf(c.env);
   await admit(c, options, settings);
   const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
@@ -66,11 +67,11 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, ...renderOptionsFor(format) }));
   const response = await respondRendered(
     format,
     extraction,
-    { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, debug: options.debug },
+    { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs, blocks: options.debug },
     { 'x-cache': 'MISS', 'cache-control': cacheable ? `public, max-age=${Math.floor(settings.cacheTtlS)}` : 'no-store' },
   );
   // Errors never get here: only a successful, non-empty extraction is stored.
@@ -180,8 +181,8 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
-    const extraction = nonEmpty(await extractor.extract(posted.html, { url, format: coreFormatFor(format), fingerprint: coreFingerprintFor(format) }));
-    return respondRendered(format, extraction, { url, fetchMs: 0, debug: options.debug }, { 'cache-control': 'no-store', vary: 'Accept' });
+    const extraction = nonEmpty(await extractor.extract(posted.html, { url, ...renderOptionsFor(format) }));
+    return respondRendered(format, extraction, { url, fetchMs: 0, blocks: options.debug }, { 'cache-control': 'no-store', vary: 'Accept' });
   });
 
   app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)

@@ -2,7 +2,8 @@
 // (worker-extractor.ts), tests may pass another. Its own module so that app.ts and feed/ depend on it, not on
 // each other.
 
-import type { Extraction, RenderedFormat } from '../../types.js';
+import type { ExtractOptions } from '../../core/extract.js';
+import type { Extraction } from '../../types.js';
 
 /** What the routes need of the core: the model version (for cache keys), a readiness check and extraction. */
 export interface Extractor {
@@ -10,7 +11,6 @@ export interface Extractor {
   readonly modelVersion: string;
   /** Starts the model if it is not running yet; throws when it cannot. */
   ready(): Promise<void>;
-  /** `format` says what the core must render besides text (markdown or sanitised html); `fingerprint` adds the
-   *  text's SimHash (JSON answers). */
-  extract(html: string, options: { url?: string; format: RenderedFormat; fingerprint?: boolean }): Promise<Extraction>;
+  /** The core's extraction (its `format` says what to render besides text; see renderOptionsFor in present.ts). */
+  extract(html: string, options: ExtractOptions): Promise<Extraction>;
 }

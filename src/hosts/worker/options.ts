@@ -12,7 +12,7 @@
 // encoding. To send a target a parameter pith would take, use GET /v1/extract?url=<percent-encoded URL>.
 
 import { PithError } from '../../errors.js';
-import { isOutputFormat } from '../../types.js';
+import { isFormat } from '../../types.js';
 
 export interface RequestOptions {
   format?: string;
@@ -32,7 +32,7 @@ const ENCODED_SCHEME = /^https?%3a/i;
 /** Whether pith takes a (name, value) pair; the bare names take only values pith understands. */
 function isPithParameter(name: string, value: string, tokenConfigured: boolean): boolean {
   if (name.startsWith(PREFIX)) return true;
-  if (name === 'format') return isOutputFormat(value.toLowerCase());
+  if (name === 'format') return isFormat(value.toLowerCase());
   if (name === 'nocache' || name === 'debug') return FLAG_VALUE.test(value);
   if (name === 'token') return tokenConfigured;
   return false;

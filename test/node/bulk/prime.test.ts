@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PRIME_PAGE, primeExtraction } from '../../../src/hosts/node/batch-prime.js';
 import { extract } from '../../../src/hosts/node/lib.js';
-import type { BatchFormat } from '../../../src/hosts/node/batch.js';
+import { BATCH_FORMATS } from '../../../src/hosts/node/batch.js';
 
 const PAGES = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'pages'));
-const FORMATS: BatchFormat[] = ['text', 'markdown', 'html', 'json'];
+const FORMATS = BATCH_FORMATS;
 
 describe('the batch warm-up', () => {
   it('its page extracts with both models: the story kept, in every format', async () => {

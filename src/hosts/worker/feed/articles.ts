@@ -13,7 +13,7 @@ import { articleKey, cachedArticle, storeArticle } from '../article-cache.js';
 import { cacheKeyFor, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
 import { fetchPage } from '../../../io/fetch.js';
-import { renderExtraction } from '../format.js';
+import { present } from '../../../core/render/present.js';
 import { checkTarget } from '../../../io/guard.js';
 
 export interface ArticleContext {
@@ -44,13 +44,7 @@ export async function articleFor(link: string, context: ArticleContext): Promise
   if (cacheable) {
     storeArticle(context.ctx, key, extraction.html, settings.cacheTtlS);
     // and the html-format answer, as GET /v1/extract?format=html would have stored it
-    const { body, contentType } = renderExtraction('html', extraction, {
-      url: page.url,
-      finalUrl: page.finalUrl,
-      encoding: page.encoding,
-      fetchMs: page.fetchMs,
-      debug: false,
-    });
+    const { body, contentType } = present('html', extraction, { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs });
     const documentKey = cacheKeyFor({ kind: 'extract', target, format: 'html', options: {}, modelVersion: extractor.modelVersion }, context.origin);
     cacheStore(context.ctx, documentKey, new Response(body, { headers: { 'content-type': contentType, etag: await etagFor(body) } }), settings.cacheTtlS);
   }

@@ -1,6 +1,6 @@
 // One URL of a bulk job: robots.txt, the extraction cache, the guarded fetch with retries, extraction. Everything
 // the on-demand route uses is reused as is: checkTarget (the address guard), fetchPage (limits, redirects each
-// checked, charset), the Worker's extractor, renderExtraction and the Cache API under the same keys, so a URL
+// checked, charset), the Worker's extractor, the presenter and the Cache API under the same keys, so a URL
 // extracted on demand is a cache hit for a job and the other way round.
 //
 // Failures of the page (blocked, 4xx/5xx, time-out, not HTML, too large, no content, robots.txt) become a failed
@@ -8,15 +8,14 @@
 // again with exponential backoff and jitter, `options.attempts` times in all.
 
 import { PithError, type PithErrorCode } from '../../../errors.js';
-import type { Extraction } from '../../../types.js';
+import type { Extraction, Format } from '../../../types.js';
 import { isAllowed, parseRobots, robotsFromStatus, ALLOW_ALL, DISALLOW_ALL, type RobotsPolicy } from '../../../io/robots.js';
 import type { JobResult } from '../../../io/ndjson.js';
 import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, cacheLookup, cacheStore, etagFor, type WaitUntil } from '../cache.js';
 import type { Settings } from '../env.js';
 import { fetchPage, guardedFetch } from '../../../io/fetch.js';
-import { renderExtraction } from '../format.js';
-import type { OutputFormat as Format } from '../../../types.js';
+import { present, type ExtractionJson } from '../../../core/render/present.js';
 import { checkTarget } from '../../../io/guard.js';
 import type { JobOptions } from './job-types.js';
 
@@ -120,13 +119,8 @@ function failure(url: string, err: unknown): JobResult {
   return { url, ok: false, error: { code: 'internal', message: 'pith failed on this page; the operator has been told in the logs' } };
 }
 
-interface JsonBody {
-  finalUrl: string | null;
-  title: string | null;
-  metadata: Record<string, unknown> | null;
-  text: string;
-  fingerprint: { simhash: string } | null;
-}
+/** What a job line takes from the JSON answer (cached or just rendered). */
+type JsonBody = Pick<ExtractionJson, 'finalUrl' | 'title' | 'metadata' | 'text' | 'fingerprint'>;
 
 function okResult(url: string, json: JsonBody, format: JobOptions['format'], formatBody: string | null): JobResult {
   const base = { url, finalUrl: json.finalUrl ?? url, ok: true as const, title: json.title };
@@ -153,7 +147,7 @@ async function fromCache(target: URL, context: UrlContext): Promise<{ json: Json
 
 /** Renders `format` exactly as GET /v1/extract does and stores it in the cache under the same key. */
 async function renderAndStore(format: Format, target: URL, extraction: Extraction, page: { url: string; finalUrl: string; encoding: string; fetchMs: number }, context: UrlContext): Promise<string> {
-  const { body, contentType } = renderExtraction(format, extraction, { ...page, debug: false });
+  const { body, contentType } = present(format, extraction, page);
   const { settings, extractor, options } = context;
   if (settings.cacheTtlS > 0) {
     const key = cacheKeyFor({ kind: 'extract', target, format, options: {}, modelVersion: extractor.modelVersion }, options.origin);
