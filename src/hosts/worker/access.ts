@@ -17,10 +17,14 @@
 // Locally (`npm start`) the dev server keeps a CF-Connecting-IP the client sends, so there the key can be chosen
 // by the client; the table bound and the overflow bucket still cap what rotating it gains.
 // A refused request throws PithError 'rate_limited' (429 with Retry-After).
+//
+// access() is both checks as Hono middleware, applied to the route groups (app.ts, feed/routes.ts, jobs/routes.ts).
 
+import type { Context, MiddlewareHandler } from 'hono';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import { PithError } from '../../errors.js';
-import type { Env, Settings } from './env.js';
+import { settingsOf, type Env, type Settings } from './env.js';
+import { parseOptions } from './options.js';
 import { parseIpv6 } from '../../io/guard.js';
 
 const BEARER = /^bearer\s+(.+)$/i;
@@ -125,4 +129,25 @@ export async function enforceRateLimit(request: Request, env: Env, settings: Set
   if (waitS > 0) {
     throw new PithError('rate_limited', `too many requests from ${key}: at most ${settings.rateLimitPerMin} a minute, try again in ${waitS} s`, { retryAfterS: waitS });
   }
+}
+
+type AccessEnv = { Bindings: Env };
+
+/** The `?token=` of a request, when its route group takes one there (the prefix forms split their query first). */
+export type TokenOf<E extends AccessEnv> = (c: Context<E>) => string | undefined;
+
+/** pith's own query parameters (token=, pith_token=): every route but the prefix forms. */
+const queryToken = (c: Context): string | undefined => parseOptions(new URL(c.req.url).searchParams).token;
+
+/**
+ * The access check of the extraction, feed and job routes as middleware: the rate limit, then the token, before the
+ * route does any work. `tokenOf` is read only when a token is configured.
+ */
+export function access<E extends AccessEnv>(tokenOf: TokenOf<E> = queryToken): MiddlewareHandler<E> {
+  return async (c, next) => {
+    const settings = settingsOf(c.env);
+    await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
+    await requireToken(c.req.raw, settings.token === '' ? undefined : tokenOf(c), settings);
+    await next();
+  };
 }

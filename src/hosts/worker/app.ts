@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { PithError } from '../../errors.js';
 import type { Extraction, Format } from '../../types.js';
 import { present, renderOptionsFor, type PresentContext } from '../../core/render/present.js';
-import { enforceRateLimit, requireToken } from './access.js';
+import { access } from './access.js';
 import { articleKey, storeArticle } from './article-cache.js';
 import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from './cache.js';
 import { settingsOf, type Env, type Settings } from './env.js';
@@ -33,12 +33,6 @@ type AppContext = Context<AppEnv>;
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 
-/** Rate limit, then token: both before any work. */
-async function admit(c: AppContext, options: RequestOptions, settings: Settings): Promise<void> {
-  await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  await requireToken(c.req.raw, options.token, settings);
-}
-
 function nonEmpty(extraction: Extraction): Extraction {
   if (extraction.text.trim() === '') {
     throw new PithError('no_content', 'no main content was found on this page (it may be empty, a login wall or built by JavaScript)');
@@ -55,7 +49,6 @@ async function respondRendered(format: Format, extraction: Extraction, context: 
 /** The cached extraction flow shared by GET /v1/extract and the prefix form. */
 async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: Format): Promise<Response> {
   const settings = settingsOf(c.env);
-  await admit(c, options, settings);
   const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const modelVersion = extractor.modelVersion;
@@ -139,6 +132,12 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
   throw new PithError('not_html', `POST a text/html body or application/json {"html", "url"}, not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`, { mediaType });
 }
 
+/** Path and query of the request as received: the prefix form's target URL and its query. */
+function pathAndQueryOf(c: AppContext): string {
+  const requestUrl = new URL(c.req.url);
+  return requestUrl.pathname + requestUrl.search;
+}
+
 /** Checks that a url given only for resolving links is an absolute http(s) URL; it is never fetched. */
 function baseUrlOf(url: string | undefined): string | undefined {
   if (url === undefined || url === '') return undefined;
@@ -167,6 +166,8 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.get('/robots.txt', (c) => c.text(ROBOTS_TXT));
   app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } }));
 
+  // Rate limit and token (access.ts) before any work, on every route that extracts, fetches or queues.
+  app.use('/v1/extract', access());
   app.get('/v1/extract', conditionalGet, async (c) => {
     const options = parseOptions(new URL(c.req.url).searchParams);
     const url = c.req.query('url') ?? c.req.query('pith_url');
@@ -177,7 +178,6 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.post('/v1/extract', async (c) => {
     const settings = settingsOf(c.env);
     const options = parseOptions(new URL(c.req.url).searchParams);
-    await admit(c, options, settings);
     const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
@@ -192,10 +192,9 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   app.all('/v1/*', (c) => onNotFound(c));
 
   // The prefix form: everything else is a target URL.
-  app.get('/*', conditionalGet, async (c) => {
-    const requestUrl = new URL(c.req.url);
-    const settings = settingsOf(c.env);
-    const { target, options } = splitPrefixTarget(requestUrl.pathname + requestUrl.search, settings.token !== '');
+  const prefixToken = (c: AppContext): string | undefined => splitPrefixTarget(pathAndQueryOf(c), true).options.token;
+  app.get('/*', conditionalGet, access(prefixToken), async (c) => {
+    const { target, options } = splitPrefixTarget(pathAndQueryOf(c), settingsOf(c.env).token !== '');
     return serveTarget(c, extractor, target, options, 'text');
   });
 

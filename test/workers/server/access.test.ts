@@ -51,6 +51,46 @@ describe('token (PITH_TOKEN)', () => {
   });
 });
 
+describe('the access middleware (access.ts) on every route group', () => {
+  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const feed = (id: string): string => page(`/feeds/rss2.rss?id=${id}`);
+  const guarded = (id: string): Array<[string, string, RequestInit | undefined]> => [
+    ['GET /v1/extract', extractPath(page(`/counted/${id}`)), undefined],
+    ['POST /v1/extract', '/v1/extract', { method: 'POST', headers: { 'content-type': 'text/html' }, body: '<p>hello there</p>' }],
+    ['the prefix form', `/${page(`/counted/${id}`)}`, undefined],
+    ['GET /v1/feed', `/v1/feed?url=${encodeURIComponent(feed(id))}`, undefined],
+    ['the feed prefix form', `/feed/${feed(id)}`, undefined],
+    ['POST /v1/jobs', '/v1/jobs', json({ urls: [page(`/counted/${id}`)] })],
+    ['GET /v1/jobs/<id>/results', '/v1/jobs/00000000-0000-4000-8000-000000000000/results', undefined],
+  ];
+
+  it('refuses every group without the token, before anything is fetched', async () => {
+    const id = uniqueId();
+    for (const [name, path, init] of guarded(id)) {
+      const res = await call(path, init, TOKEN);
+      expect(res.status, name).toBe(401);
+      expect((await errorOf(res)).code, name).toBe('unauthorized');
+    }
+    expect(await (await fetch(page(`/hits/${id}`))).text()).toBe('0');
+  });
+
+  it('takes the token of the prefix forms from their query, and keeps it from the target', async () => {
+    const id = uniqueId();
+    const res = await call(`/feed/${feed(id)}&token=s3cret-token`, undefined, TOKEN);
+    expect(res.status).toBe(200);
+    expect((await call(`/feed/${feed(id)}&token=wrong`, undefined, TOKEN)).status).toBe(401);
+  });
+
+  it('counts every group against the one per-client rate limit', async () => {
+    const vars = { PITH_RATE_LIMIT_PER_MIN: '3' };
+    const client = { 'cf-connecting-ip': `groups-${uniqueId()}` };
+    const statuses: number[] = [];
+    for (const [, path, init] of guarded(uniqueId()).slice(0, 5)) statuses.push((await call(path, { ...init, headers: { ...(init?.headers as Record<string, string>), ...client } }, vars)).status);
+    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+  });
+});
+
 describe('rate limiting', () => {
   it('is off by default', async () => {
     for (let i = 0; i < 5; i++) expect((await call(extractPath(page('/page/article-news')), { headers: { 'cf-connecting-ip': '203.0.113.50' } })).status).toBe(200);

@@ -24,7 +24,7 @@
 
 import { Hono, type Context } from 'hono';
 import { PithError } from '../../../errors.js';
-import { enforceRateLimit, requireToken } from '../access.js';
+import { access } from '../access.js';
 import type { Extractor } from '../extractor.js';
 import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from '../cache.js';
 import { numberVar, settingsOf, type Env } from '../env.js';
@@ -122,8 +122,6 @@ async function serveFeed(
   const startedAt = Date.now();
   const settings = settingsOf(c.env);
   const feedSettings = feedSettingsOf(c.env);
-  await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  await requireToken(c.req.raw, options.token, settings);
   const max = parseMax(maxValue);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const origin = new URL(c.req.url).origin;
@@ -178,9 +176,17 @@ async function serveFeed(
   return withClientCacheHeaders(response, clientHeaders);
 }
 
+/** What follows /feed in the prefix form: the feed URL and its query. */
+function feedPathAndQueryOf(c: Context<FeedAppEnv>): string {
+  const requestUrl = new URL(c.req.url);
+  return (requestUrl.pathname + requestUrl.search).slice('/feed'.length);
+}
+
 /** The feed routes, mounted by createApp() before its catch-all prefix route. */
 export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
   const app = new Hono<FeedAppEnv>();
+  app.use('/v1/feed', access());
+  app.use('/feed/*', access((c) => splitFeedPrefix(feedPathAndQueryOf(c), true).options.token));
 
   app.get('/v1/feed', conditionalGet, async (c) => {
     const params = new URL(c.req.url).searchParams;
@@ -194,8 +200,7 @@ export function feedRoutes(extractor: Extractor): Hono<FeedAppEnv> {
   });
 
   app.get('/feed/*', conditionalGet, async (c) => {
-    const requestUrl = new URL(c.req.url);
-    const pathAndQuery = (requestUrl.pathname + requestUrl.search).slice('/feed'.length);
+    const pathAndQuery = feedPathAndQueryOf(c);
     if (pathAndQuery === '/' || pathAndQuery === '') {
       throw new PithError('invalid_url', 'no feed URL: use GET /feed/https://example.com/feed.xml or GET /v1/feed?url=...');
     }

@@ -9,12 +9,11 @@
 import { Hono, type Context } from 'hono';
 import { PithError } from '../../../errors.js';
 import { clusterSignatures, decodeSignature, NEAR_DUPLICATE_PARAMS } from '../../../core/fingerprint/near-duplicates.js';
-import { enforceRateLimit, requireToken } from '../access.js';
+import { access } from '../access.js';
 import type { Extractor } from '../extractor.js';
 import { settingsOf, type Settings } from '../env.js';
 import { readLimited } from '../../../io/fetch.js';
 import { checkTarget } from '../../../io/guard.js';
-import { parseOptions } from '../options.js';
 import { splitWarc } from './warc-source.js';
 import { CHUNK_SIZE, DEFAULT_MAX_URLS, MAX_URL_CHARS, isJobId, jobKeys, type ChunkMessage, type JobMeta, type JobOptions, type JobStatus } from './job-types.js';
 import { jobsBindings, type JobsBindings, type JobsEnv } from './bindings.js';
@@ -29,10 +28,6 @@ const SEND_BATCH_MESSAGES = 100;
 const SEND_BATCH_BYTES = 240_000;
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } as const;
 
-async function admit(c: JobsContext, settings: Settings): Promise<void> {
-  await enforceRateLimit(c.req.raw, c.env ?? {}, settings);
-  await requireToken(c.req.raw, parseOptions(new URL(c.req.url).searchParams).token, settings);
-}
 
 function maxUrlsOf(env: JobsEnv | undefined): number {
   const n = Number(env?.PITH_JOB_MAX_URLS ?? DEFAULT_MAX_URLS);
@@ -192,10 +187,10 @@ async function duplicatesOf(bindings: JobsBindings, status: JobStatus, meta: Job
 /** The jobs routes (mounted by app.ts). */
 export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
   const routes = new Hono<{ Bindings: JobsEnv }>();
+  routes.use('/v1/jobs/*', access()); // /v1/jobs itself too
 
   routes.post('/v1/jobs', async (c) => {
     const settings = settingsOf(c.env);
-    await admit(c, settings);
     const bindings = jobsBindings(c.env);
     const mediaType = mediaTypeOf(c.req.header('content-type') ?? '');
     if (mediaType !== 'application/json') throw new PithError('invalid_input', `POST a JSON body (Content-Type: application/json), not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`);
@@ -220,12 +215,10 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
   });
 
   routes.get('/v1/jobs/:id', async (c) => {
-    await admit(c, settingsOf(c.env));
     return c.json(await statusOf(jobsBindings(c.env), c.req.param('id')), 200, { 'cache-control': 'no-store' });
   });
 
   routes.get('/v1/jobs/:id/results', async (c) => {
-    await admit(c, settingsOf(c.env));
     const bindings = jobsBindings(c.env);
     const status = await statusOf(bindings, c.req.param('id'));
     const meta = (await bindings.jobs.get(bindings.jobs.idFromName(status.id)).meta())!;
@@ -235,7 +228,6 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
   });
 
   routes.get('/v1/jobs/:id/duplicates', async (c) => {
-    await admit(c, settingsOf(c.env));
     const bindings = jobsBindings(c.env);
     const status = await statusOf(bindings, c.req.param('id'));
     const meta = (await bindings.jobs.get(bindings.jobs.idFromName(status.id)).meta())!;
