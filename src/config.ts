@@ -1,4 +1,5 @@
-// Defaults and limits, in one place. Imports nothing but types.
+// Defaults and limits, in one place: every host resolves its limits here (limitsOf) and hands them to extract().
+// Imports nothing.
 
 export interface Limits {
   /** Largest HTML input accepted by extract(), in UTF-16 code units (about bytes for ASCII pages). */
@@ -40,3 +41,28 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxParseSteps: 20_000_000,
   maxClassNames: 8_192,
 });
+
+/** Names of the limits, in the order of DEFAULT_LIMITS (the CLI's --limit, the Worker's PITH_MAX_* variables). */
+export const LIMIT_NAMES = Object.freeze(Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>);
+
+const resolvedLimits = new WeakSet<object>([DEFAULT_LIMITS]);
+
+/**
+ * DEFAULT_LIMITS with `overrides`: the one merge. What limitsOf() returned passes through as it is, so a host that
+ * resolves its limits once (the Worker's settings, the CLI's flags) merges nothing per page.
+ */
+export function limitsOf(overrides?: Partial<Limits>): Readonly<Limits> {
+  if (overrides === undefined) return DEFAULT_LIMITS;
+  if (resolvedLimits.has(overrides)) return overrides as Readonly<Limits>;
+  const limits: Readonly<Limits> = Object.freeze({ ...DEFAULT_LIMITS, ...overrides });
+  resolvedLimits.add(limits);
+  return limits;
+}
+
+/** One limit written as text (`maxBlocks` and `20000`): its name and value, or throws saying what is wrong. */
+export function parseLimit(name: string, value: string): [keyof Limits, number] {
+  if (!(LIMIT_NAMES as readonly string[]).includes(name)) throw new Error(`"${name.slice(0, 40)}" is not a limit (limits: ${LIMIT_NAMES.join(', ')})`);
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, not "${value.slice(0, 40)}"`);
+  return [name as keyof Limits, n];
+}

@@ -1,7 +1,7 @@
 // html (+url) -> Extraction: the whole pipeline. No HTTP, no env, no cache, no network.
 // The model is seen only through the Classifier interface.
 
-import { DEFAULT_LIMITS, type Limits } from '../config.js';
+import { limitsOf, type Limits } from '../config.js';
 import { PithError } from '../errors.js';
 import { computeFeatures, featureNames } from './features/features.js';
 import { computePageFeatures, pageFeatureNames } from './features/page-context.js';
@@ -23,6 +23,7 @@ import type { BlockResult, Classifier, DecodeMode, DecodeRung, Extraction, Forma
 export interface ExtractOptions {
   /** The page's URL, used to resolve links and for metadata. Never fetched. */
   url?: string;
+  /** Overrides of DEFAULT_LIMITS (src/config.ts), or limits resolved once by limitsOf(). */
   limits?: Partial<Limits>;
   /** 'viterbi' (default) decodes with the pairwise net; 'unary' takes the per-block argmax. */
   decode?: DecodeMode;
@@ -83,7 +84,7 @@ export async function extractWith(classifier: Classifier, html: string, options:
 }
 
 async function runPipeline(classifier: Classifier, html: string, options: ExtractOptions, progress: { stage: Stage }): Promise<Extraction> {
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits: Readonly<Limits> = limitsOf(options.limits);
   const t0 = performance.now();
 
   // U+0000 never reaches an output: the HTML standard's parser drops it from text (htmlparser2, our parser, keeps it).

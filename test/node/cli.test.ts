@@ -158,6 +158,18 @@ describe('pith extract', SLOW, () => {
     expect(json).toMatchObject({ url: null, finalUrl: null, timings: { fetchMs: 0 } });
   });
 
+  it('--limit sets a parse limit: past it the page is cut or refused; an unknown limit is a usage error', async () => {
+    const cut = await pith(['extract', htmlPath, '--format', 'json', '--limit', 'maxBlocks=3']);
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(JSON.parse(cut.stdout)).toMatchObject({ truncated: true, blocks: [{}, {}, {}] });
+    const refused = await pith(['extract', htmlPath, '--limit', 'maxInputChars=100']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/\[input_too_large\]\n$/);
+    const unknown = await pith(['extract', htmlPath, '--limit', 'maxPages=3']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--limit: "maxPages" is not a limit/);
+  });
+
   it('--format markdown, html and debug print what extract() renders for that format', async () => {
     const html = readFileSync(htmlPath, 'utf8');
     const markdown = await pith(['extract', htmlPath, '--format', 'markdown']);
@@ -367,6 +379,16 @@ describe('pith batch', SLOW, () => {
     for (const ms of Object.values(jsonLines[0].timings as Record<string, number>)) expect(Math.round(ms * 100) / 100).toBe(ms);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--format must be one of text, markdown, html, json for batch/);
+  });
+
+  it('--limit sets a parse limit for every page, and refuses what is not one', async () => {
+    const out = await pith(['batch', batchDir, '--out', '-', '--format', 'json', '--limit', 'maxBlocks=2']);
+    expect(out.code, out.stderr).toBe(0);
+    const lines = out.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { truncated: boolean; blocks: unknown[] });
+    expect(lines.map((l) => [l.truncated, l.blocks.length])).toEqual([[true, 2], [true, 2]]);
+    const bad = await pith(['batch', batchDir, '--out', '-', '--limit', 'maxBlocks=none']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--limit: maxBlocks must be a whole number of at least 1/);
   });
 
   it('needs --out and an existing folder', async () => {

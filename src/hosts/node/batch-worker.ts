@@ -6,8 +6,10 @@ import type { BatchItem } from './batch.js';
 import { extractItem } from './batch-extract.js';
 import { primeExtraction } from './batch-prime.js';
 import type { FeatureSetName, Format } from '../../types.js';
+import { limitsOf, type Limits } from '../../config.js';
 
-const { featureSet, format } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: Format };
+const { featureSet, format, limits: overrides } = JSON.parse(process.argv[2] ?? '{}') as { featureSet?: FeatureSetName; format?: Format; limits?: Partial<Limits> };
+const limits = limitsOf(overrides);
 // A warm-up that fails costs its speed, not the batch: the pages are still extracted (and fail on their own lines if
 // the model is what is broken).
 let queue = primeExtraction(featureSet, format).catch((err: unknown) => {
@@ -16,7 +18,7 @@ let queue = primeExtraction(featureSet, format).catch((err: unknown) => {
 
 process.on('message', (message: { index: number; item: BatchItem }) => {
   queue = queue.then(async () => {
-    const line = await extractItem(message.item, featureSet, format);
+    const line = await extractItem(message.item, featureSet, format, limits);
     // A parent that is gone (killed: SIGKILL, the OOM killer) cannot be answered; end quietly rather than with an
     // unhandled EPIPE on the terminal.
     process.send!({ index: message.index, line }, (err: Error | null) => {

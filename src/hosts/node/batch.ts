@@ -23,6 +23,7 @@ import { decodeStream, type DecodeCodes } from '../../io/content-decoder.js';
 import { warcHtmlPages } from '../../io/warc-pages.js';
 import { PithError } from '../../errors.js';
 import type { FeatureSetName, Format } from '../../types.js';
+import type { Limits } from '../../config.js';
 
 /** One page to extract: a file the worker reads itself, or HTML already read (from a WARC record). */
 export type BatchItem =
@@ -304,6 +305,8 @@ export interface PoolOptions {
   cores?: number;
   featureSet?: FeatureSetName;
   format?: Format;
+  /** Overrides of DEFAULT_LIMITS for every page (pith batch --limit). */
+  limits?: Partial<Limits>;
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -362,8 +365,8 @@ const REORDER_WINDOW = 64;
  * A worker process running batch-worker: the .js next to this module from dist/; under tsx (tests, `npx tsx
  * src/hosts/node/cli.ts`) the .ts, with tsx loaded in the child. Its stdout is not ours (lines may go to our stdout); its stderr is.
  */
-function startWorker(flags: string[], featureSet: FeatureSetName | undefined, format: Format | undefined): ChildProcess {
-  const args = [JSON.stringify({ featureSet, format })];
+function startWorker(flags: string[], extraction: Pick<PoolOptions, 'featureSet' | 'format' | 'limits'>): ChildProcess {
+  const args = [JSON.stringify({ featureSet: extraction.featureSet, format: extraction.format, limits: extraction.limits })];
   // (NODE_OPTIONS reaches the workers through the environment, e.g. a user's --max-old-space-size.)
   const options = { serialization: 'advanced' as const, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
   if (!FROM_SOURCE) return fork(fileURLToPath(new URL('./batch-worker.js', import.meta.url)), args, { ...options, execArgv: flags });
@@ -377,7 +380,7 @@ function startWorker(flags: string[], featureSet: FeatureSetName | undefined, fo
 export async function runBatchPool(items: AsyncIterable<BatchItem> | Iterable<BatchItem>, options: PoolOptions, write: (line: BatchLine, index: number) => Promise<void>): Promise<number> {
   if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new PithError('invalid_input', `jobs must be a whole number of at least 1, got ${options.jobs}`);
   const flags = workerV8Flags(options.jobs, options.cores ?? availableParallelism());
-  const workers = Array.from({ length: options.jobs }, () => startWorker(flags, options.featureSet, options.format));
+  const workers = Array.from({ length: options.jobs }, () => startWorker(flags, options));
   const outstanding = new Map<ChildProcess, number>(workers.map((w) => [w, 0]));
   let finished = false;
   const ready = new Map<number, BatchLine>();

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import './brotli.js';
-import { gunzipIfNeeded, htmlOf, readFileBounded, readStreamBounded } from './html-bytes.js';
+import { gunzipIfNeeded, htmlOf, pageFileBytesOf, readFileBounded, readStreamBounded } from './html-bytes.js';
+import { limitsOf, parseLimit, type Limits } from '../../config.js';
 import { gzipMember, isGzipName } from './batch-gzip.js';
 import { NEAR_DUPLICATE_PARAMS } from '../../core/fingerprint/near-duplicates.js';
 import { BATCH_FORMATS, WASM_TIERING_V8_FLAG, batchOutputSoFar, isWarcPath, itemsAfter, pageFilesOf, pageIdIn, pageIdOf, runBatchPool, warcPages, type BatchItem, type BatchOutputSoFar } from './batch.js';
@@ -71,6 +72,8 @@ Options:
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})
   --max-bytes <n>           largest response accepted for a URL (default ${FETCH_MAX_BYTES})
+  --limit <name>=<n>        raise or lower a parse limit, e.g. --limit maxBlocks=20000 (repeatable; the names
+                            and defaults: DEFAULT_LIMITS in the README's Limits table)
   --allow-private           fetch loopback, private and link-local addresses and local names too (refused by
                             default, like the Worker does; at most ${FETCH_MAX_REDIRECTS} redirects, each checked)
   -h, --help                this help
@@ -106,6 +109,7 @@ Options:
   --jobs <n>, -j <n>        worker processes extracting at once (default: the number of cores, here ${availableParallelism()});
                             --jobs 1 is one worker process
   --feature-set pith|paper  which model to use (default: pith)
+  --limit <name>=<n>        a parse limit for every page, as for pith extract (repeatable)
   -h, --help                this help
 `;
 
@@ -144,14 +148,30 @@ function positiveIntOf(name: string, value: string | undefined, fallback: number
   return n;
 }
 
+/** The limits of --limit name=value flags (DEFAULT_LIMITS for the others), resolved once for every page. */
+function limitsOfFlags(flags: string[] | undefined): Readonly<Limits> {
+  const overrides: Partial<Limits> = {};
+  for (const flag of flags ?? []) {
+    const eq = flag.indexOf('=');
+    if (eq < 0) throw new UsageError(`--limit takes <name>=<n>, e.g. --limit maxBlocks=20000, not "${flag.slice(0, 40)}"`);
+    try {
+      const [name, value] = parseLimit(flag.slice(0, eq).trim(), flag.slice(eq + 1).trim());
+      overrides[name] = value;
+    } catch (err) {
+      throw new UsageError(`--limit: ${(err as Error).message}`);
+    }
+  }
+  return limitsOf(overrides);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
 
 
-async function readHtmlFile(path: string): Promise<string> {
+async function readHtmlFile(path: string, maxBytes: number): Promise<string> {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder: use \`pith batch ${path} --out <file.jsonl>\``);
-  return htmlOf(await gunzipIfNeeded(readFileBounded(path), path), path);
+  return htmlOf(await gunzipIfNeeded(readFileBounded(path, maxBytes), path, maxBytes), path);
 }
 
 /** Whether a URL (or a redirect hop) may be fetched: the Worker's address guard, unless private hosts are allowed. */
@@ -187,6 +207,7 @@ async function runExtract(args: string[]): Promise<number> {
       'feature-set': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'max-bytes': { type: 'string' },
+      limit: { type: 'string', multiple: true },
       'allow-private': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -205,6 +226,8 @@ async function runExtract(args: string[]): Promise<number> {
   const featureSet = featureSetOf(values['feature-set']);
   const timeoutMs = positiveIntOf('--timeout-ms', values['timeout-ms'], FETCH_TIMEOUT_MS);
   const maxBytes = positiveIntOf('--max-bytes', values['max-bytes'], FETCH_MAX_BYTES);
+  const limits = limitsOfFlags(values.limit);
+  const maxFileBytes = pageFileBytesOf(limits);
 
   const source = positionals[0];
   let url: string | undefined = values.url;
@@ -228,7 +251,7 @@ async function runExtract(args: string[]): Promise<number> {
   let model: ReturnType<typeof loadModel>;
   if (source === '-') {
     model = loadModel();
-    html = htmlOf(await gunzipIfNeeded(await readStreamBounded(process.stdin, 'stdin'), 'stdin'), 'stdin');
+    html = htmlOf(await gunzipIfNeeded(await readStreamBounded(process.stdin, 'stdin', maxFileBytes), 'stdin', maxFileBytes), 'stdin');
   } else if (/^https?:\/\//i.test(source)) {
     url = source;
     // An address the guard refuses fails at once, before the model loads (fetchHtml checks every hop again).
@@ -238,12 +261,12 @@ async function runExtract(args: string[]): Promise<number> {
     html = page.html;
     fetched = { finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs };
   } else {
-    html = await readHtmlFile(source); // at once: a file that cannot be read ends the command before the model loads
+    html = await readHtmlFile(source, maxFileBytes); // at once: a file that cannot be read ends the command before the model loads
     model = loadModel();
   }
 
   const [{ extract }] = await model;
-  const result = await extract(html, { url, featureSet, format });
+  const result = await extract(html, { url, featureSet, format, limits });
   const empty = result.text.length === 0;
   if (empty) process.stderr.write('pith: no main content found\n');
   // Nothing found prints nothing, except the formats that describe the page anyway.
@@ -303,6 +326,7 @@ async function runBatch(args: string[]): Promise<number> {
       out: { type: 'string', short: 'o' },
       format: { type: 'string' },
       'feature-set': { type: 'string' },
+      limit: { type: 'string', multiple: true },
       jobs: { type: 'string', short: 'j' },
       resume: { type: 'boolean' },
       recursive: { type: 'boolean', short: 'r' },
@@ -321,6 +345,7 @@ async function runBatch(args: string[]): Promise<number> {
     throw new UsageError(`--format must be one of ${BATCH_FORMATS.join(', ')} for batch, not "${format}"`);
   }
   const jobs = positiveIntOf('--jobs', values.jobs, availableParallelism());
+  const limits = values.limit === undefined ? undefined : limitsOfFlags(values.limit);
   let items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
   let expected: number | null;
   if (positionals.every(isWarcPath)) {
@@ -378,7 +403,7 @@ async function runBatch(args: string[]): Promise<number> {
   let failed = 0;
   const started = performance.now();
   const pending = skipped > 0 ? itemsAfter(items, done.ids, values.out) : items;
-  const added = await runBatchPool(pending, { jobs, featureSet, format }, async (line, i) => {
+  const added = await runBatchPool(pending, { jobs, featureSet, format, limits }, async (line, i) => {
     if (line.error !== undefined) failed++;
     if (writeError) throw new PithError('internal', `cannot write ${values.out}: ${(writeError as Error).message}`);
     await lines.write(JSON.stringify(line) + '\n');

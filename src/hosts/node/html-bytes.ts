@@ -3,7 +3,7 @@
 // (capped too: a small file can be a bomb); htmlOf() refuses what is not HTML and decodes the rest (io/charset.ts).
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import { DEFAULT_LIMITS } from '../../config.js';
+import { DEFAULT_LIMITS, type Limits } from '../../config.js';
 import { PithError } from '../../errors.js';
 import { decodeBytes, type DecodeCodes, isGzipBytes } from '../../io/content-decoder.js';
 import { decodeHtml } from '../../io/charset.js';
@@ -13,7 +13,8 @@ import { sniffBinary } from '../../io/sniff.js';
  * Most bytes of one page file, read or decoded: four bytes per character of the parser's input limit (a larger
  * page could not be extracted anyway: extract() refuses more than maxInputChars).
  */
-export const MAX_PAGE_FILE_BYTES = 4 * DEFAULT_LIMITS.maxInputChars;
+export const pageFileBytesOf = (limits: Readonly<Limits>): number => 4 * limits.maxInputChars;
+export const MAX_PAGE_FILE_BYTES = pageFileBytesOf(DEFAULT_LIMITS);
 
 const FILE_CODES: Readonly<DecodeCodes> = Object.freeze({ tooLarge: 'input_too_large', corrupt: 'invalid_input', timeout: 'input_too_large' });
 const READ_CHUNK_BYTES = 1024 * 1024;

@@ -60,7 +60,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, ...renderOptionsFor(format) }));
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, ...renderOptionsFor(format), limits: settings.limits }));
   const response = await respondRendered(
     format,
     extraction,
@@ -181,7 +181,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
     const format = chooseFormat(options.format, c.req.header('accept') ?? null, 'json');
     const posted = await readPostedHtml(c, settings);
     const url = baseUrlOf(posted.url);
-    const extraction = nonEmpty(await extractor.extract(posted.html, { url, ...renderOptionsFor(format) }));
+    const extraction = nonEmpty(await extractor.extract(posted.html, { url, ...renderOptionsFor(format), limits: settings.limits }));
     return respondRendered(format, extraction, { url, fetchMs: 0, blocks: options.debug }, { 'cache-control': 'no-store', vary: 'Accept' });
   });
 

@@ -1,5 +1,6 @@
 // The Worker's bindings and the settings derived from them (parsed once per env object, not per request).
 
+import { LIMIT_NAMES, limitsOf, type Limits } from '../../config.js';
 import { parseAllowHosts } from '../../io/guard.js';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits } from '../../io/fetch.js';
 import type { TcpProbe } from '../../io/fetch-errors.js';
@@ -16,6 +17,11 @@ export interface Env {
   PITH_MAX_BYTES?: string;
   /** Secret: when set, extraction routes require `Authorization: Bearer <token>` or `?token=`. */
   PITH_TOKEN?: string;
+  /**
+   * Parse limits (src/config.ts), one variable each: PITH_MAX_INPUT_CHARS, PITH_MAX_DOM_NODES, PITH_MAX_BLOCKS,
+   * PITH_MAX_NESTING_DEPTH, PITH_MAX_PARSE_NODES, PITH_MAX_PARSE_ELEMENTS, PITH_MAX_PARSE_STEPS, PITH_MAX_CLASS_NAMES.
+   */
+  [limitVar: `PITH_MAX_${string}`]: string | undefined;
   /** Workers rate-limiting binding; when present it limits each client IP. */
   PITH_RATE_LIMITER?: RateLimit;
   /** Period of PITH_RATE_LIMITER in seconds, used for Retry-After (default 60). */
@@ -29,6 +35,8 @@ export interface Settings {
   cacheTtlS: number;
   /** Fetch limits, and the Worker's TCP probe that tells DNS from TLS failures (passed on with the limits). */
   fetch: FetchLimits & { tcpProbe: TcpProbe };
+  /** Parse limits, passed to every extraction (DEFAULT_LIMITS with the PITH_MAX_* variables). */
+  limits: Readonly<Limits>;
   token: string;
   rateLimitPeriodS: number;
   rateLimitPerMin: number;
@@ -43,6 +51,24 @@ export function numberVar(value: string | undefined, fallback: number, name: str
     throw new Error(`${name}="${value}" is not ${what}: fix the variable in wrangler.toml or --var`);
   }
   return n;
+}
+
+/** The variable of a limit: maxInputChars -> PITH_MAX_INPUT_CHARS. */
+export function limitVarOf(name: keyof Limits): `PITH_MAX_${string}` {
+  return `PITH_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}` as `PITH_MAX_${string}`;
+}
+
+function limitsFromVars(e: Env): Readonly<Limits> {
+  const overrides: Partial<Limits> = {};
+  for (const name of LIMIT_NAMES) {
+    const value = e[limitVarOf(name)];
+    if (value !== undefined && value.trim() !== '') {
+      const n = numberVar(value, 0, limitVarOf(name), 1);
+      if (!Number.isSafeInteger(n)) throw new Error(`${limitVarOf(name)}="${value}" is not a whole number: fix the variable in wrangler.toml or --var`);
+      overrides[name] = n;
+    }
+  }
+  return limitsOf(overrides);
 }
 
 const settingsCache = new WeakMap<object, Settings>();
@@ -62,6 +88,7 @@ export function settingsOf(env: Env | undefined): Settings {
       maxRedirects: DEFAULT_FETCH_LIMITS.maxRedirects,
       tcpProbe: tcpOpens,
     }),
+    limits: limitsFromVars(e),
     token: (e.PITH_TOKEN ?? '').trim(),
     rateLimitPeriodS: numberVar(e.PITH_RATE_LIMIT_PERIOD_S, 60, 'PITH_RATE_LIMIT_PERIOD_S'),
     rateLimitPerMin: numberVar(e.PITH_RATE_LIMIT_PER_MIN, 0, 'PITH_RATE_LIMIT_PER_MIN'),

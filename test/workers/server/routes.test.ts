@@ -158,6 +158,19 @@ describe('POST /v1/extract', () => {
     expect(big.status).toBe(413);
     expect((await errorOf(big)).code).toBe('input_too_large');
   });
+
+  it('passes the parse limits of the PITH_MAX_* variables down to the parser', async () => {
+    const post = (vars: Record<string, string>) => call('/v1/extract', { method: 'POST', headers: { 'content-type': 'text/html' }, body: `<html><head><title>Harbour news</title></head><body><article><h1>The harbour wall is repaired</h1>${Array.from({ length: 12 }, (_, i) => `<p>Paragraph ${i + 1}: the council said on Monday that the work on the old harbour wall, begun in spring, finished ${i + 2} days early and under budget.</p>`).join('')}</article></body></html>` }, vars);
+    const refused = await post({ PITH_MAX_INPUT_CHARS: '200' });
+    expect(refused.status).toBe(413);
+    expect((await errorOf(refused)).message).toMatch(/more than limits\.maxInputChars = 200/);
+    const whole = await post({});
+    expect(whole.status).toBe(200);
+    expect(((await whole.json()) as { truncated: boolean }).truncated).toBe(false);
+    const cut = await post({ PITH_MAX_BLOCKS: '4' });
+    expect(cut.status).toBe(200);
+    expect(((await cut.json()) as { truncated: boolean }).truncated).toBe(true);
+  });
 });
 
 describe('GET /<target-url> (prefix form)', () => {

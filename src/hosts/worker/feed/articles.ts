@@ -39,7 +39,7 @@ export async function articleFor(link: string, context: ArticleContext): Promise
     if (hit !== undefined) return hit;
   }
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: 'html' });
+  const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: 'html', limits: settings.limits });
   if (extraction.text.trim() === '' || extraction.html === undefined) return null; // never cached, as in the extract route
   if (cacheable) {
     storeArticle(context.ctx, key, extraction.html, settings.cacheTtlS);

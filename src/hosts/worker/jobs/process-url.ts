@@ -166,7 +166,7 @@ export async function resultOfHtml(
 ): Promise<UrlOutcome> {
   if (context.archived === true) context = { ...context, settings: { ...context.settings, cacheTtlS: 0 } }; // archived copies never enter the live cache
   const { extractor, options } = context;
-  const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: options.format, fingerprint: true });
+  const extraction = await extractor.extract(page.html, { url: page.finalUrl, format: options.format, fingerprint: true, limits: context.settings.limits });
   if (extraction.text.trim() === '') {
     throw new PithError('no_content', 'no main content was found on this page (it may be empty, a login wall or built by JavaScript)');
   }
