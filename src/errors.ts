@@ -1,5 +1,5 @@
 // The one error type of pith. The core throws it only for input it cannot take at all;
-// "no main content" is a value (empty text), not an exception. server/ maps `code` to an HTTP status in one place.
+// "no main content" is a value (empty text), not an exception. hosts/worker/errors.ts maps `code` to an HTTP status in one place.
 
 export type PithErrorCode =
   | 'input_too_large'

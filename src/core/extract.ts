@@ -31,7 +31,7 @@ export interface ExtractOptions {
   lambda?: number;
   /**
    * 'page' (default when the model has one) runs the page-level second stage over the first pass's probabilities
-   * and decodes its potentials; 'block' decodes the first stage alone (the model before issue 10).
+   * and decodes its potentials; 'block' decodes the first stage alone.
    */
   stage?: 'page' | 'block';
   /**

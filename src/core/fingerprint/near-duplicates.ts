@@ -4,7 +4,7 @@
 // thousands to millions of pages: one band at a time, as a sorted array rather than a map of buckets, in bounded
 // work per page (bucketWindow).
 //
-// Parameters (README, "Near-duplicate clusters"): 5-character shingles of the normalised text, 128 hash functions,
+// Parameters (docs/bulk.md): 5-character shingles of the normalised text, 128 hash functions,
 // 32 bands of 4 rows, a pair is a near-duplicate when its estimated Jaccard similarity is at least 0.8. Texts of
 // fewer than MIN_SHINGLES shingles (about 50 characters) are not clustered: there is too little text to compare.
 

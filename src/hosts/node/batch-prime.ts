@@ -1,23 +1,7 @@
-// A `pith batch` worker's warm-up: before its first page, the worker extracts a small built-in page a few times (with
-// three pages at the edges: no blocks, one block, content only in <noscript>). The page holds the markup real pages
-// only now and then have (character references of every kind, comments, CDATA, raw-text elements, foreign content,
-// stray end tags, class attributes with Unicode spaces, scripts, surrogate pairs, dates, tables, forms, JSON-LD).
-// V8 records which types each branch of the pipeline saw; a branch that has never run when TurboFan optimises a
-// function is compiled as a deoptimisation. The first page that takes such a branch then throws the optimised code
-// away, and the function is compiled again (scanMarkup 13 times over half the WCXB dev pages before this warm-up).
-// When the workers fill every core, each compile runs on the worker's one thread (FULL_CORES_V8_FLAGS in batch.ts),
-// so compiles are time the extraction waits for.
-//
-// Two loops over the same half of the WCXB dev pages at the same time, one with the warm-up and one without, on one
-// thread each as workers that fill every core run (eval/extract-loop.ts with and without --no-warm-up, under
-// --trace-opt --trace-deopt; README, Bulk extraction, Numbers): 14-16 deoptimisations and 184-189 compiles per process
-// with it, 66-71 and 250-258 without; 0.73-0.99 s of compiling against 1.34-1.64 s; 2.2% fewer CPU-seconds in the
-// loop over four pairs (which the machine's noise spreads from 5% more to 10% fewer). The warm-up itself takes
-// 0.11-0.15 s once the model is loaded. (markup-scan.ts primes its scan when it loads, but that alone left
-// scanMarkup compiled 13 times over those pages; with this warm-up, twice.)
-//
-// The warm-up changes how fast the code runs, not what it computes: a page's result does not depend on the pages
-// before it (test/node/parse/page-history.test.ts); test/node/bulk/prime.test.ts checks it for the warm-up page.
+// A `pith batch` worker's warm-up: before its first page, the worker extracts a small built-in page of rare markup
+// (and three edge pages: no blocks, one block, content only in <noscript>) a few times, so that V8 has seen every
+// branch of the pipeline before TurboFan optimises it: fewer deoptimisations and recompiles on real pages (measured:
+// docs/bulk.md, CHANGELOG.md). It changes speed, not results: test/node/bulk/prime.test.ts.
 
 import { extract } from './lib.js';
 import type { FeatureSetName, Format } from '../../types.js';

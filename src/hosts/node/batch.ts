@@ -3,9 +3,8 @@
 // input order. The extraction itself is in batch-extract.ts, which only the workers load: the coordinating process
 // never loads the model's code, so that it starts the workers sooner.
 //
-// Processes rather than worker threads: two separate processes did better than two threads of one process over the
-// halves of the pages (README, Bulk extraction, Numbers). When the workers fill every core they run V8 on one thread
-// each (workerV8Flags).
+// Processes rather than worker threads: two processes did better than two threads of one process (docs/bulk.md).
+// When the workers fill every core they run V8 on one thread each (workerV8Flags).
 //
 // Order: lines come out in input order (files sorted by name, then WARC records in file order), whatever order the
 // workers finish in: a reorder buffer holds lines that are ready early. Each worker holds at most 2 pages, so a slow
@@ -311,36 +310,25 @@ export interface PoolOptions {
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /**
- * V8's budget before it compiles a WebAssembly function again with TurboFan: 10x Node 20's default. onnxruntime's
- * start-up runs functions that never run again (its kernels registering themselves, say) often enough to pass the
- * default budget. V8 then spends about 0.8 CPU-seconds compiling them again on a helper thread, which slows the
- * start-up it runs beside, and a process cannot end before that compile does. The functions that run for every page
- * still pass the larger budget within the first pages. Every `pith batch` worker gets it, and `pith extract` sets it
- * at run time before the model loads (one page: 1.07 s instead of 1.72 s from start to end, `npm run bench:cli`;
- * `pith batch` over one page with `--jobs 1`, 1.88-2.23 s before; README, Command line and Bulk extraction).
+ * V8's budget before it compiles a WebAssembly function again with TurboFan: 10x Node 20's default, so that
+ * onnxruntime's run-once start-up code is not recompiled (a process cannot end before that compile does); the code
+ * that runs for every page still passes it within the first pages. Every batch worker gets it; `pith extract` sets it
+ * before the model loads (`npm run bench:cli`).
  */
 export const WASM_TIERING_V8_FLAG = '--wasm-tiering-budget=18000000';
 
 /**
- * V8 flags of every worker process: WASM_TIERING_V8_FLAG, and a 64 MB young generation (Node 20's default is 16 MB).
- * An extraction allocates its whole DOM and drops it when done; in a small young generation a large page's DOM
- * survives two scavenges and is copied into the old generation, to be collected there. Measured on the 1,497 WCXB dev
- * pages (README, Bulk extraction, Numbers): less CPU per page with one worker and with two.
+ * V8 flags of every worker process: WASM_TIERING_V8_FLAG, and a 64 MB young generation (Node 20's default is 16 MB),
+ * so that a large page's DOM, dropped when its extraction ends, dies young instead of being copied to the old
+ * generation (less CPU per page: docs/bulk.md).
  */
 export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64', WASM_TIERING_V8_FLAG];
 
 /**
- * V8 flags added when the workers fill every core (workerV8Flags). V8 then has no idle core for its helper threads
- * (concurrent compiling, marking and scavenging), and they only add CPU: an extraction loop that does that work on its
- * own thread spent fewer CPU-seconds on the WCXB dev pages than one beside it with helper threads, both running at
- * once. And every compile is paid on the worker's one thread, so the optimising compilers wait longer before they
- * start: 4x the budget before TurboFan optimises a function and half the bytecode it inlines in all (multiples of
- * Node 20's defaults; the hot functions are still optimised, later; the WebAssembly budget, 10x, was here before it
- * went to every worker). Each worker compiled about 2 s of JavaScript and 1 s of WebAssembly over the
- * 1,497 dev pages; with the flags, 1.4 s and 0.3-0.4 s. Whole `--jobs 2` runs took 18.2-18.8 s with them against
- * 19.3-20.0 s without (four alternating pairs); `npm run bench:bulk` measures both choices side by side (README, Bulk
- * extraction, Numbers). Results are the same to the last bit: the compilers change how fast the code runs, not what
- * it computes.
+ * V8 flags added when the workers fill every core (workerV8Flags): no helper threads (with no idle core they only add
+ * CPU), and optimising compilers that start later (4x the TurboFan budget, half the inlined bytecode), since every
+ * compile is paid on the worker's one thread. Speed only, the same results; `npm run bench:bulk` measures both
+ * choices side by side (docs/bulk.md).
  */
 export const FULL_CORES_V8_FLAGS: readonly string[] = [
   '--single-threaded',

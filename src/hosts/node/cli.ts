@@ -165,7 +165,7 @@ function limitsOfFlags(flags: string[] | undefined): Readonly<Limits> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: parse/charset.ts)
+// Reading HTML (gunzipIfNeeded: html-bytes.ts, shared with batch workers; the charset: io/charset.ts)
 
 
 async function readHtmlFile(path: string, maxBytes: number): Promise<string> {
@@ -509,7 +509,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-// Run when executed directly (node dist/src/cli.js, tsx src/hosts/node/cli.ts); bin/pith.js imports main() instead.
+// Run when executed directly (node dist/src/hosts/node/cli.js, tsx src/hosts/node/cli.ts); bin/pith.js imports main() instead.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

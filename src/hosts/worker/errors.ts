@@ -55,7 +55,7 @@ export function errorResponse(err: unknown): Response {
       return jsonError(status, err.code, 'pith could not run its model; the operator has been told in the logs');
     }
     // A request with several bad inputs (POST /v1/jobs) lists each one: {"refused": [{index, url, code, message}]}.
-    // Upstream failures say why when pith could tell: dns, refused, tls, timeout, unreachable (server/fetch-errors.ts).
+    // Upstream failures say why when pith could tell: dns, refused, tls, timeout, unreachable (io/fetch-errors.ts).
     const extra: Record<string, unknown> = Array.isArray(details.refused) ? { refused: details.refused } : {};
     if (typeof details.cause === 'string') extra.cause = details.cause;
     return jsonError(status, err.code, err.message, headers, extra);

@@ -8,15 +8,8 @@
 //
 // It is not a validator: fast-xml-parser validates the document first; this scan only refuses what it cannot
 // follow (unclosed constructs, mismatched end tags, not exactly one root element) by throwing XmlScanError.
-//
-// Checked against the pinned fast-xml-parser 5.12.1 (2026-11-30): `new XMLParser({ captureMetaData: true,
-// preserveOrder: true })` puts { startIndex, endIndex } on every element (XMLParser.getMetaDataSymbol()), in
-// offsets of the original text (CRLF mapped back); on test/fixtures/feeds/rss2.rss they equal this scan's `start`
-// and `end` for <rss>, <channel> and every <item>. It does not give `startTagEnd` (feed-xml.ts reads an element's
-// attributes from its start tag) or `endTagStart` (where content:encoded is inserted), nor stop at a depth, so
-// retiring this file means deriving those two offsets from the parser's and parsing the whole feed instead of the
-// first three levels: not done yet, for want of time to verify it against the hostile feeds. XMLValidator (used by
-// feed-xml.ts) is deprecated in 5.12.1 in favour of the separate fast-xml-validator package.
+// fast-xml-parser's own offsets (captureMetaData) give an element's start and end but not where its start tag ends
+// or its end tag starts, which feed-xml.ts needs, and it cannot stop at a depth.
 
 export interface XmlElement {
   /** Qualified name as written, e.g. "item", "content:encoded", "atom:entry". */

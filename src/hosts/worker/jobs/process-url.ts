@@ -19,7 +19,7 @@ import { present, type ExtractionJson } from '../../../core/render/present.js';
 import { checkTarget } from '../../../io/guard.js';
 import type { JobOptions } from './job-types.js';
 
-/** The product token robots.txt groups are matched against; the User-Agent header (fetch-page.ts) starts with it. */
+/** The product token robots.txt groups are matched against; the User-Agent header (io/fetch.ts) starts with it. */
 export const ROBOTS_AGENT = 'pith';
 const ROBOTS_TTL_MS = 60 * 60 * 1000;
 const ROBOTS_MAX_BYTES = 512 * 1024;
