@@ -46,7 +46,7 @@ export interface GoldenOutputs {
   json: string;
 }
 
-/** Extracts a fixture page as `pith extract <page> --url <its url> --format json` does, and returns both outputs. */
+/** Extracts a fixture page with extract(..., { url: <its url>, format: 'json' }) and returns both outputs (the Extraction, not the presenter's JSON). */
 export async function goldenOutputsOf(name: string, dir = FIXTURES_DIR): Promise<GoldenOutputs> {
   const expected = JSON.parse(readFileSync(join(dir, name, 'expected.json'), 'utf8')) as FixtureExpectation;
   const html = decodeHtml(readFileSync(join(dir, name, 'source.html')));
