@@ -62,11 +62,11 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   settleMemos();
   const tDom = performance.now();
   // The builder keeps the same budgets itself: reconstructed formatting elements are created without markup.
-  const document = parseHtmlDocument(html, { maxElements: limits.maxParseElements, maxNodes: limits.maxParseNodes });
+  const document = parseHtmlDocument(html, { maxElements: limits.maxParseElements, maxNodes: limits.maxParseNodes, maxDepth: limits.maxNestingDepth });
   const domMs = performance.now() - tDom;
   const builtCut = parseCut(document);
   if (builtCut >= 0 && cutReason === undefined) {
-    cutReason = `more than ${limits.maxParseElements} elements or ${limits.maxParseNodes} DOM nodes (limits.maxParseElements, limits.maxParseNodes); the page was cut at character ${builtCut} while parsing`;
+    cutReason = `more than ${limits.maxParseElements} elements, ${limits.maxParseNodes} DOM nodes or ${limits.maxNestingDepth} levels (limits.maxParseElements, limits.maxParseNodes, limits.maxNestingDepth); the page was cut at character ${builtCut} while parsing`;
   }
   const rawTitle = findTitle(document);
   const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));

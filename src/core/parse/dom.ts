@@ -48,11 +48,11 @@ export function topLevelNodes(document: DomDocument): DomNode[] {
   return Array.from(document.childNodes);
 }
 
-const UNBOUNDED: BuildBudget = { maxElements: Infinity, maxNodes: Infinity };
+const UNBOUNDED: BuildBudget = { maxElements: Infinity, maxNodes: Infinity, maxDepth: Infinity };
 
 /**
  * Parses HTML. Never throws on odd markup; an empty string gives a document with empty head and body. With a
- * budget, building stops once more elements or nodes were created: then `parseCut(document)` is where it stopped.
+ * budget, building stops once more elements or nodes were created, or elements nested deeper,: then `parseCut(document)` is where it stopped.
  */
 export function parseHtmlDocument(html: string, budget: BuildBudget = UNBOUNDED): DomDocument {
   return buildDocument(html, budget);

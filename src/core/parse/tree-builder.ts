@@ -14,6 +14,8 @@ import { stringMemo } from './string-memo.js';
 export interface BuildBudget {
   maxElements: number;
   maxNodes: number;
+  /** Deepest stack of open elements (the pre-scan refuses deeper markup; this bounds what it could not foresee). */
+  maxDepth: number;
 }
 
 /** What the builders of one document have created (the page and its noscript fragments share one budget). */
@@ -183,10 +185,14 @@ class TreeBuilder implements TokenSink {
     const c = this.counts;
     c.elements += elements;
     c.nodes += nodes;
-    if ((c.elements > this.budget.maxElements || c.nodes > this.budget.maxNodes) && !this.tokenizer.stopped) {
-      this.tokenizer.stopped = true;
-      this.document.cutAt = this.tokenizer.tokenStart;
-    }
+    if (c.elements > this.budget.maxElements || c.nodes > this.budget.maxNodes) this.stop();
+  }
+
+  /** Stops at a budget: the tree keeps what was built before the current token. */
+  private stop(): void {
+    if (this.tokenizer.stopped) return;
+    this.tokenizer.stopped = true;
+    if (!this.fragment) this.document.cutAt = this.tokenizer.tokenStart;
   }
 
   // ---- the tokenizer's questions --------------------------------------------------------------------------------
@@ -1284,6 +1290,7 @@ class TreeBuilder implements TokenSink {
     const el = this.create(name, attrs, ns);
     this.insertNode(el);
     if (!selfClosing) this.stack.push(el);
+    if (this.stack.length > this.budget.maxDepth) this.stop();
   }
 
   // ---- the stack and the formatting list -----------------------------------------------------------------------
@@ -1603,6 +1610,7 @@ class TreeBuilder implements TokenSink {
     const el = this.create(name, attrs, NS_HTML);
     this.insertNode(el);
     this.stack.push(el);
+    if (this.stack.length > this.budget.maxDepth) this.stop();
     return el;
   }
 
