@@ -1138,6 +1138,16 @@ class TreeBuilder implements TokenSink {
       this.adoptionAgency(name);
       return;
     }
+    if (HEADINGS.has(name)) {
+      // any open heading closes, whichever level
+      if (!this.anyInScope(HEADINGS)) return;
+      this.generateImpliedEndTags(null);
+      while (this.stack.length > 1) {
+        const el = this.stack.pop()!;
+        if (el.ns === NS_HTML && HEADINGS.has(el.localName)) break;
+      }
+      return;
+    }
     switch (name) {
       case 'template':
         this.headEnd(name);
@@ -1177,20 +1187,6 @@ class TreeBuilder implements TokenSink {
         this.generateImpliedEndTags(name);
         this.popUntil(name);
         return;
-      case 'h1':
-      case 'h2':
-      case 'h3':
-      case 'h4':
-      case 'h5':
-      case 'h6': {
-        if (!this.anyInScope(HEADINGS)) return;
-        this.generateImpliedEndTags(null);
-        while (this.stack.length > 0) {
-          const el = this.stack.pop()!;
-          if (el.ns === NS_HTML && HEADINGS.has(el.localName)) break;
-        }
-        return;
-      }
       case 'applet':
       case 'marquee':
       case 'object':
