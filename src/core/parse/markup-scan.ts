@@ -154,6 +154,8 @@ class Scan {
   /** Start of the pending text run (`len` when none), and of the last token counted. */
   textStart = 0;
   unitStart = 0;
+  /** Whether the tag `attributes` last read ended with `/>`. */
+  selfClosing = false;
   readonly len: number;
 
   constructor(
@@ -244,19 +246,25 @@ class Scan {
   }
 
   /**
-   * Attributes from `i` up to the `>` that ends the tag (quotes respected), counted; returns the `>`'s position and
-   * whether the tag closed itself (`/>`), or -1 for a tag the input ends inside.
+   * Attributes from `i` up to the `>` that ends the tag (quotes respected), counted; returns the `>`'s position (and
+   * sets `selfClosing` for `/>`), or -1 for a tag the input ends inside.
    */
-  attributes(i: number): { gt: number; selfClosing: boolean } {
+  attributes(i: number): number {
     const html = this.html;
     const len = this.len;
     for (;;) {
-      if (i >= len) return { gt: -1, selfClosing: false };
+      if (i >= len) return -1;
       let d = html.charCodeAt(i);
-      if (d === 62) return { gt: i, selfClosing: false };
+      if (d === 62) {
+        this.selfClosing = false;
+        return i;
+      }
       if (d === 47) {
         i++;
-        if (i < len && html.charCodeAt(i) === 62) return { gt: i, selfClosing: true };
+        if (i < len && html.charCodeAt(i) === 62) {
+          this.selfClosing = true;
+          return i;
+        }
         continue;
       }
       if (isSpace(d)) {
@@ -274,18 +282,18 @@ class Scan {
       const isClass = i - nameStart === 5 && isClassName(html, nameStart);
       this.nodes++;
       while (i < len && isSpace(html.charCodeAt(i))) i++;
-      if (i >= len) return { gt: -1, selfClosing: false };
+      if (i >= len) return -1;
       if (html.charCodeAt(i) !== 61) continue; // no value
       i++;
       while (i < len && isSpace(html.charCodeAt(i))) i++;
-      if (i >= len) return { gt: -1, selfClosing: false };
+      if (i >= len) return -1;
       d = html.charCodeAt(i);
       let valueStart: number;
       let valueEnd: number;
       if (d === 34 || d === 39) {
         valueStart = i + 1;
         valueEnd = html.indexOf(d === 34 ? '"' : "'", valueStart);
-        if (valueEnd < 0) return { gt: -1, selfClosing: false };
+        if (valueEnd < 0) return -1;
         i = valueEnd + 1;
       } else {
         valueStart = i;
@@ -326,9 +334,9 @@ class Scan {
     const rule = RULES.get(name);
     const foreign = this.inForeign();
     const stays = this.openElement(name, rule);
-    const { gt, selfClosing } = this.attributes(k);
+    const gt = this.attributes(k);
     if (gt < 0) return -1;
-    if (selfClosing && stays && foreign) {
+    if (this.selfClosing && stays && foreign) {
       if (this.stack[this.stack.length - 1] === name) this.pop(); // `<x/>` in foreign content closes x
       return gt + 1;
     }
@@ -353,7 +361,7 @@ class Scan {
     }
     if (m === null) return -1;
     this.closeElement(name);
-    const gt = this.attributes(m.index + 2 + name.length).gt;
+    const gt = this.attributes(m.index + 2 + name.length);
     return gt < 0 ? -1 : gt + 1;
   }
 
@@ -377,7 +385,7 @@ class Scan {
     }
     if (e >= len) return -1;
     this.closeElement(tagName(html, k, e));
-    const gt = this.attributes(e).gt;
+    const gt = this.attributes(e);
     return gt < 0 ? -1 : gt + 1;
   }
 
