@@ -52,7 +52,8 @@ const UNBOUNDED: BuildBudget = { maxElements: Infinity, maxNodes: Infinity, maxD
 
 /**
  * Parses HTML. Never throws on odd markup; an empty string gives a document with empty head and body. With a
- * budget, building stops once more elements or nodes were created, or elements nested deeper,: then `parseCut(document)` is where it stopped.
+ * budget, building stops once more elements or nodes were created, or elements nested deeper: then
+ * `parseCut(document)` says where it stopped.
  */
 export function parseHtmlDocument(html: string, budget: BuildBudget = UNBOUNDED): DomDocument {
   return buildDocument(html, budget);
@@ -76,10 +77,8 @@ const NON_BLANK = /[^\p{Z}\s]/u;
 const HEADISH = new Set(['head', 'body', 'meta', 'link', 'script', 'style', 'title', 'noscript', 'base', 'template']);
 
 /**
- * Where the walk starts. Normally `<body>`. linkedom does not build implied elements and keeps markup where it
- * found it, so: without an `<html>` element the document itself is the root (a fragment); with `<html>` but content
- * outside `<head>`/`<body>` (markup before `<head>` can leave `<body>` empty with the real content after it) the
- * `<html>` element is walked instead (its `<head>` is a skip tag); without `<body>` too.
+ * Where the walk starts: `<body>`, which holds all content in a browser's tree. The `<html>` element when there is
+ * no body (a frameset page, or a build stopped by its budget inside `<head>`), the document when there is no `<html>`.
  */
 export function findContentRoot(document: DomDocument): { root: DomNode; tag: string } {
   const top = topLevelNodes(document);

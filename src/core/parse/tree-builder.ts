@@ -156,6 +156,8 @@ class TreeBuilder implements TokenSink {
   private quirks = false;
   private skipNewline = false;
   private pendingTableText: string[] = [];
+  /** `<noscript>` elements, whose raw text becomes their parsed children once the page is built. */
+  readonly noscripts: Element[] = [];
   /** A fragment (noscript content): the stack's bottom is a stand-in for the context element. */
   private readonly fragment: boolean;
 
@@ -632,7 +634,8 @@ class TreeBuilder implements TokenSink {
 
   /** An element whose content is text up to its end tag (the tokenizer's RCDATA, RAWTEXT or script data). */
   private rawElement(name: string, attrs: string[] | null, state: number): void {
-    this.insert(name, attrs);
+    const el = this.insert(name, attrs);
+    if (name === 'noscript') this.noscripts.push(el);
     this.tokenizer.state = state;
     this.tokenizer.rawName = name;
     this.originalMode = this.mode;
@@ -1763,24 +1766,13 @@ export function buildDocument(html: string, budget: BuildBudget): Document {
   const counts: Counts = { elements: 0, nodes: 0 };
   const b = new TreeBuilder(html, budget, counts);
   b.build();
-  if (!b.tokenizer.stopped) fillNoscripts(b.document, budget, counts);
+  if (!b.tokenizer.stopped) fillNoscripts(b.noscripts, budget, counts);
   return b.document;
 }
 
 /** Each `<noscript>`'s raw text parsed as a fragment into its children (what a browser without scripts would show). */
-function fillNoscripts(document: Document, budget: BuildBudget, counts: Counts): void {
-  const found: Element[] = [];
-  const walk: ParentNode[] = [document];
-  while (walk.length > 0) {
-    const n = walk.pop()!;
-    for (let c = n.firstChild; c !== null; c = c.nextSibling) {
-      if (c.nodeType !== 1) continue;
-      const el = c as Element;
-      if (el.localName === 'noscript' && el.ns === NS_HTML) found.push(el);
-      else if (el.firstChild !== null) walk.push(el);
-    }
-  }
-  for (const el of found) {
+function fillNoscripts(noscripts: Element[], budget: BuildBudget, counts: Counts): void {
+  for (const el of noscripts) {
     const text = el.firstChild;
     if (text === null || text.nodeType !== TEXT_NODE || text.nextSibling !== null) continue;
     const data = (text as Leaf).data;
