@@ -87,7 +87,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   const limits: Readonly<Limits> = limitsOf(options.limits);
   const t0 = performance.now();
 
-  // U+0000 never reaches an output: the HTML standard's parser drops it from text (htmlparser2, our parser, keeps it).
+  // U+0000 never reaches an output (the HTML standard's parser drops it from body text only; attributes keep it).
   const input = html.length <= limits.maxInputChars && html.includes('\0') ? html.replaceAll('\0', '') : html;
   const page = parsePage(input, { url: options.url, limits });
   const tParsed = performance.now();

@@ -468,10 +468,10 @@ export const CASES: HostileCase[] = [
   },
   {
     name: 'implied-end-tags',
-    about: "'<p><li>' x 50,000: implied end tags the parser does not apply",
+    about: "'<p><li>' x 50,000: each <li> closes the <p> and <li> before it (WHATWG), so the tree stays flat; cut at the element budget",
     defect: 2,
     input: { kind: 'html', html: () => '<p><li>'.repeat(50_000) },
-    expect: 'input_too_large',
+    expect: ['ok', 'no_content'],
     budgetMs: 15_000,
   },
   {

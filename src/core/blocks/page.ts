@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, type Limits } from '../../config.js';
 import { PithError } from '../../errors.js';
 import type { CdomNode } from '../../types.js';
 import { type LeafInfo, buildCdom } from './cdom.js';
-import { findContentRoot, findTitle, parseHtmlDocument } from '../parse/dom.js';
+import { findContentRoot, findTitle, parseCut, parseHtmlDocument } from '../parse/dom.js';
 import { type MarkupScan, scanMarkup } from '../parse/markup-scan.js';
 import { settleMemos } from '../parse/string-memo.js';
 import { normaliseWhitespace, javaTrim } from '../parse/text-stats.js';
@@ -61,8 +61,13 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   } else if (scan.exceeded !== null) throw tooCostly(scan, limits);
   settleMemos();
   const tDom = performance.now();
-  const document = parseHtmlDocument(html);
+  // The builder keeps the same budgets itself: reconstructed formatting elements are created without markup.
+  const document = parseHtmlDocument(html, { maxElements: limits.maxParseElements, maxNodes: limits.maxParseNodes, maxDepth: limits.maxNestingDepth });
   const domMs = performance.now() - tDom;
+  const builtCut = parseCut(document);
+  if (builtCut >= 0 && cutReason === undefined) {
+    cutReason = `more than ${limits.maxParseElements} elements, ${limits.maxParseNodes} DOM nodes or ${limits.maxNestingDepth} levels (limits.maxParseElements, limits.maxParseNodes, limits.maxNestingDepth); the page was cut at character ${builtCut} while parsing`;
+  }
   const rawTitle = findTitle(document);
   const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));
   const { root: domRoot, tag } = findContentRoot(document);

@@ -1,14 +1,11 @@
 // The only file that builds the DOM. Everything else sees it through the minimal interfaces below (the Workers
 // typecheck has no DOM lib).
 //
-// The DOM is pith's own: htmlparser2's tokenizer and tree rules (the parser linkedom runs), with nodes that hold
-// only what the interfaces read. A linkedom document gives every node an event-listener table, its attributes as
-// linked nodes and its class as a token set, none of which pith reads; building them was about half of an
-// extraction's time and most of its garbage. The tree is the one linkedom builds from the same events (the same
-// elements, text runs, comments and doctype quirk), so extractions are identical: test/node/parse/dom-parity.test.ts
-// compares the two on the fixture pages, `npx tsx eval/dom-parity.ts` on the WCXB dev corpus.
-import { Parser } from 'htmlparser2';
-import { stringMemo } from './string-memo.js';
+// The tree is the one a browser builds: WHATWG tokenization and tree construction (src/core/parse/html-tokenizer.ts,
+// src/core/parse/tree-builder.ts) on nodes that hold only what the interfaces read (src/core/parse/nodes.ts).
+// dev/parse5-parity.ts compares it with parse5's tree (`npm run parity:parse5`, docs/parse-parity.md).
+import { Document, Element, NS_HTML } from './nodes.js';
+import { type BuildBudget, buildDocument } from './tree-builder.js';
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -46,170 +43,25 @@ export interface DomDocument extends DomNode {
   readonly childNodes: ArrayLike<DomNode>;
 }
 
-/**
- * Children of a node as an array. A top-level doctype has no next sibling (as in linkedom), so the document's
- * children must be read through `childNodes`; below the document, `firstChild`/`nextSibling` are fine (and cheaper).
- */
+/** The document's children as an array. */
 export function topLevelNodes(document: DomDocument): DomNode[] {
   return Array.from(document.childNodes);
 }
 
-/** A node with children: an element or the document. `lastChild` is for building only. */
-abstract class ParentNode implements DomNode {
-  abstract readonly nodeType: number;
-  abstract readonly nodeName: string;
-  parentNode: ParentNode | null = null;
-  nextSibling: DomNode | null = null;
-  firstChild: DomNode | null = null;
-  lastChild: DomNode | null = null;
-
-  append(child: Leaf | Element): void {
-    child.parentNode = this;
-    if (this.lastChild === null) this.firstChild = child;
-    else (this.lastChild as Leaf | Element).nextSibling = child;
-    this.lastChild = child;
-  }
-}
-
-/** Attributes of one element past which they are also kept in a Map (a hostile page can give one element 100,000). */
-const INDEXED_ATTRIBUTES = 16;
-
-class Element extends ParentNode implements DomElement {
-  readonly nodeType = ELEMENT_NODE;
-  /** Attribute names and values, alternating, in source order (a repeated name: the first counts); null if none. */
-  attributes: string[] | null = null;
-  /** The same by name, once there are more than INDEXED_ATTRIBUTES. */
-  private index: Map<string, string> | null = null;
-  constructor(readonly localName: string) {
-    super();
-  }
-  get nodeName(): string {
-    return this.localName.toUpperCase();
-  }
-  getAttribute(name: string): string | null {
-    if (this.index !== null) return this.index.get(name) ?? null;
-    const a = this.attributes;
-    if (a !== null) for (let i = 0; i < a.length; i += 2) if (a[i] === name) return a[i + 1];
-    return null;
-  }
-  /** Adds an attribute unless the element already has one of that name (the parser's rule: the first counts). */
-  addAttribute(name: string, value: string): void {
-    if (this.getAttribute(name) !== null) return;
-    const a = (this.attributes ??= []);
-    a.push(name, value);
-    if (this.index !== null) this.index.set(name, value);
-    else if (a.length > 2 * INDEXED_ATTRIBUTES) {
-      this.index = new Map();
-      for (let i = a.length - 2; i >= 0; i -= 2) this.index.set(a[i], a[i + 1]);
-    }
-  }
-  hasAttributes(): boolean {
-    return this.attributes !== null;
-  }
-}
-
-/** Text, comment, CDATA section or doctype: no children. */
-class Leaf implements DomText {
-  parentNode: ParentNode | null = null;
-  nextSibling: DomNode | null = null;
-  readonly firstChild = null;
-  constructor(
-    readonly nodeType: number,
-    readonly data: string,
-  ) {}
-  get nodeName(): string {
-    return LEAF_NAMES[this.nodeType] ?? '#text';
-  }
-}
-const LEAF_NAMES: Record<number, string> = { 3: '#text', 4: '#cdata-section', 8: '#comment', 10: 'html' };
-
-class Document extends ParentNode implements DomDocument {
-  readonly nodeType = DOCUMENT_NODE;
-  readonly nodeName = '#document';
-  /**
-   * Doctypes, the last one first: each goes before all the children but is linked to none (linkedom's quirk, kept
-   * so that the walk and the top-level nodes are the same).
-   */
-  doctypes: Leaf[] = [];
-  get childNodes(): DomNode[] {
-    const out: DomNode[] = [...this.doctypes];
-    for (let c = this.firstChild; c !== null; c = c.nextSibling) out.push(c);
-    return out;
-  }
-  get documentElement(): DomElement | null {
-    for (let c = this.firstChild; c !== null; c = c.nextSibling) if (c.nodeType === ELEMENT_NODE) return c as Element;
-    return null;
-  }
-}
-
-/** linkedom keeps a doctype only when its text starts with a name (its PUBLIC/SYSTEM ids are optional). */
-const DOCTYPE_TEXT = /^[a-z:]/i;
-const SPACES = /\s+/;
+const UNBOUNDED: BuildBudget = { maxElements: Infinity, maxNodes: Infinity, maxDepth: Infinity };
 
 /**
- * A class attribute as linkedom stores it: its distinct non-empty tokens, joined by single spaces. Memoised: a page
- * repeats its class attributes thousands of times, and the memos keyed by class attributes further on
- * (src/core/blocks/context.ts, src/core/blocks/cdom.ts) then see the same string again, whose hash V8 has already computed.
+ * Parses HTML. Never throws on odd markup; an empty string gives a document with empty head and body. With a
+ * budget, building stops once more elements or nodes were created, or elements nested deeper: then
+ * `parseCut(document)` says where it stopped.
  */
-const normaliseClass = stringMemo(normaliseClassOf);
-
-function normaliseClassOf(value: string): string {
-  const tokens = value.split(SPACES);
-  let out = '';
-  const seen = new Set<string>();
-  for (const t of tokens) {
-    if (t === '' || seen.has(t)) continue;
-    seen.add(t);
-    out = out === '' ? t : `${out} ${t}`;
-  }
-  return out;
+export function parseHtmlDocument(html: string, budget: BuildBudget = UNBOUNDED): DomDocument {
+  return buildDocument(html, budget);
 }
 
-/** Parses HTML. Never throws on odd markup; an empty string gives an empty document. */
-export function parseHtmlDocument(html: string): DomDocument {
-  const document = new Document();
-  let node: ParentNode = document;
-  let element: Element | null = null; // the element whose attributes are being read
-  let cdata = false;
-  const parser = new Parser(
-    {
-      onprocessinginstruction(name, data) {
-        if (name.toLowerCase() !== '!doctype' || !DOCTYPE_TEXT.test(data.slice(name.length).trim())) return;
-        // A doctype goes first, wherever it was; the first child stays the first linked one.
-        const doctype = new Leaf(DOCUMENT_TYPE_NODE, '');
-        doctype.parentNode = document;
-        document.doctypes.unshift(doctype);
-      },
-      onopentagname(name) {
-        element = new Element(name);
-        node.append(element);
-        node = element;
-      },
-      onattribute(name, value) {
-        // (`__proto__` never reached a linkedom element: htmlparser2 collects attributes in a plain object.)
-        if (name !== '__proto__') element!.addAttribute(name, name === 'class' ? normaliseClass(value) : value);
-      },
-      ontext(text) {
-        node.append(new Leaf(cdata ? 4 : TEXT_NODE, text));
-      },
-      oncomment(data) {
-        node.append(new Leaf(COMMENT_NODE, data));
-      },
-      oncdatastart() {
-        cdata = true;
-      },
-      oncdataend() {
-        cdata = false;
-      },
-      onclosetag() {
-        node = node.parentNode ?? document;
-      },
-    },
-    { lowerCaseAttributeNames: false, decodeEntities: true, xmlMode: false },
-  );
-  parser.write(html);
-  parser.end();
-  return document;
+/** Where the build stopped at its budget (a character offset of the input), or -1 when it read everything. */
+export function parseCut(document: DomDocument): number {
+  return document instanceof Document ? document.cutAt : -1;
 }
 
 export function isElement(n: DomNode): n is DomElement {
@@ -225,10 +77,8 @@ const NON_BLANK = /[^\p{Z}\s]/u;
 const HEADISH = new Set(['head', 'body', 'meta', 'link', 'script', 'style', 'title', 'noscript', 'base', 'template']);
 
 /**
- * Where the walk starts. Normally `<body>`. linkedom does not build implied elements and keeps markup where it
- * found it, so: without an `<html>` element the document itself is the root (a fragment); with `<html>` but content
- * outside `<head>`/`<body>` (markup before `<head>` can leave `<body>` empty with the real content after it) the
- * `<html>` element is walked instead (its `<head>` is a skip tag); without `<body>` too.
+ * Where the walk starts: `<body>`, which holds all content in a browser's tree. The `<html>` element when there is
+ * no body (a frameset page, or a build stopped by its budget inside `<head>`), the document when there is no `<html>`.
  */
 export function findContentRoot(document: DomDocument): { root: DomNode; tag: string } {
   const top = topLevelNodes(document);
@@ -261,34 +111,28 @@ function soleBody(nodes: DomNode[]): DomElement | null {
   return body;
 }
 
-/** Text of the first `<title>` in `<head>` (or directly under `<html>` / the document), else null. */
+/** Text of the document's first HTML `<title>` in tree order (a browser's `document.title`, before trimming), else null. */
 export function findTitle(document: DomDocument): string | null {
-  const scan = (parent: DomNode, depth: number): string | null => {
-    const kids = depth === 0 ? topLevelNodes(document) : [];
-    if (depth > 0) for (let c = parent.firstChild; c; c = c.nextSibling) kids.push(c);
-    for (const c of kids) {
-      if (!isElement(c)) continue;
-      const t = c.localName;
-      if (t === 'title') {
-        let s = '';
-        for (let x = c.firstChild; x; x = x.nextSibling) if (isText(x)) s += x.data;
-        return s;
-      }
-      if (depth < 2 && (t === 'html' || t === 'head')) {
-        const r = scan(c, depth + 1);
-        if (r !== null) return r;
-      }
+  const todo: DomNode[] = [];
+  for (let c = document.firstChild; c !== null; c = c.nextSibling) todo.push(c);
+  todo.reverse();
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (!(n instanceof Element) || n.ns !== NS_HTML) continue;
+    if (n.localName === 'title') {
+      let s = '';
+      for (let x = n.firstChild; x; x = x.nextSibling) if (isText(x)) s += x.data;
+      return s;
     }
-    return null;
-  };
-  return scan(document, 0);
+    const from = todo.length;
+    for (let c = n.firstChild; c !== null; c = c.nextSibling) todo.push(c);
+    // children in document order on top of the stack
+    for (let i = from, k = todo.length - 1; i < k; i++, k--) [todo[i], todo[k]] = [todo[k], todo[i]];
+  }
+  return null;
 }
 
-/**
- * The first child to walk under `root`. A document's doctype is linked to no sibling, so after a doctype the walk
- * starts at the document element instead (what a linkedom document gives; kept so that extractions stay the same).
- */
+/** The first child to walk under `root`. */
 export function firstChildOf(root: DomNode): DomNode | null {
-  if (root instanceof Document && root.doctypes.length > 0) return root.documentElement;
   return root.firstChild;
 }

@@ -1,17 +1,8 @@
-// A cheap scan of the markup that predicts what the DOM parse (src/core/parse/dom.ts) will build, before it runs: how deep elements
-// nest, how many nodes it creates, how much work its open-element stack does, and the largest `class` attribute.
-//
-// The DOM is built from htmlparser2's events, one node per event: an element per open tag, a text node per
-// text event (text is split at every tag and at every character reference: `a&amp;b` is three text nodes), an
-// attribute per attribute (counted as a node: the budget was set when linkedom made each one a node), a comment per
-// comment or CDATA section. The tree's shape is htmlparser2's stack of open elements.
-// So this scan is a small model of htmlparser2 10's tokenizer (which `<` starts a tag, where a tag ends given its
-// quoted attributes, raw-text elements, comments, CDATA, declarations) and of its stack rules (void elements,
-// tags that close others when they open, end tags that close everything above their match and are ignored
-// without one, `</p>` and `</br>` that create elements, `<x/>` self-closing only inside <svg>/<math>).
-// test/node/parse/markup-scan.test.ts fuzzes it against the tree the parser really builds.
-//
-// Written from reading htmlparser2's Parser.ts and Tokenizer.ts (MIT); the tables below restate its rules.
+// A cheap pass over the markup before the DOM is built (src/core/parse/dom.ts): how deep elements would nest, how
+// many elements and nodes the build creates, how much work the stack of open elements does, and the largest
+// `class` list. It lets parsePage refuse costly shapes, and cut a merely long page, before parsing. It tokenizes as
+// src/core/parse/html-tokenizer.ts does and models the stack with simple implied-end rules (a close estimate of
+// the WHATWG tree; the builder enforces the element, node and depth budgets itself for what the model misses).
 
 /** What the parse of a page would build, as far as the scan went. */
 export interface MarkupScan {
@@ -43,18 +34,18 @@ export interface ScanBounds {
   maxClassTokens: number;
 }
 
-// htmlparser2's `openImpliesClose`: opening the key closes the open elements at the top of the stack while they
-// are in the set.
+// Implied ends: opening the key first closes the open elements at the top of the stack while they are in the set
+// (a `<p>` closed by a block start, an `<li>` by the next one, table rows and cells, options).
 const P = ['p'];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   (
     [
       ['tr', ['tr', 'th', 'td']],
-      ['th', ['th']],
-      ['td', ['thead', 'th', 'td']],
+      ['th', ['th', 'td']],
+      ['td', ['th', 'td']],
       ['body', ['head', 'link', 'script']],
-      ['li', ['li']],
+      ['li', ['li', 'p']],
       ['select', FORM],
       ['input', FORM],
       ['output', FORM],
@@ -63,8 +54,8 @@ const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
       ['textarea', FORM],
       ['option', ['option']],
       ['optgroup', ['optgroup', 'option']],
-      ['dd', ['dd', 'dt']],
-      ['dt', ['dd', 'dt']],
+      ['dd', ['dd', 'dt', 'p']],
+      ['dt', ['dd', 'dt', 'p']],
       ['rt', ['rt', 'rp']],
       ['rp', ['rt', 'rp']],
       ['tbody', ['thead', 'tbody']],
@@ -78,19 +69,25 @@ const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ).map(([k, v]) => [k, new Set(v)]),
 );
 const VOID = new Set([
-  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen',
-  'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen', 'link',
+  'meta', 'param', 'source', 'track', 'wbr',
 ]);
 /** Opening these enters foreign content (where `<x/>` closes itself); their end tag leaves it. */
 const FOREIGN = new Set(['math', 'svg']);
 /** Opening these inside foreign content returns to HTML rules; their end tag leaves them. */
 const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
-/** Raw-text elements: their content is text up to `</name` followed by whitespace or `>` (ASCII case-insensitive). */
+/**
+ * Elements whose content is text up to `</name` and whitespace, `/` or `>` (ASCII case-insensitive), in HTML content.
+ * (`<noscript>` is raw text too, but its text is then parsed into its children: the scan counts it as markup.)
+ */
 const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map(
-  ['script', 'style', 'title', 'textarea', 'xmp'].map((n) => [n, new RegExp(`</${n}[\\t\\n\\f\\r >]`, 'gi')]),
+  ['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes'].map((n) => [
+    n,
+    new RegExp(`</${n}[\\t\\n\\f\\r />]`, 'gi'),
+  ]),
 );
 
-/** What the parser does with a tag name beyond pushing and popping it (names without a rule have none of it). */
+/** What the model does with a tag name beyond pushing and popping it (names without a rule have none of it). */
 interface TagRule {
   /** Opening it first closes the open elements at the top of the stack while they are in this set. */
   closes: ReadonlySet<string> | undefined;
@@ -99,21 +96,24 @@ interface TagRule {
   context: boolean | undefined;
   /** Raw text up to this end tag. */
   rawEnd: RegExp | undefined;
+  /** `<plaintext>`: the rest of the input is text. */
+  plaintext: boolean;
 }
 /** One lookup per tag instead of one per table. */
 const RULES: ReadonlyMap<string, TagRule> = new Map(
-  [...new Set([...OPEN_IMPLIES_CLOSE.keys(), ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...RAW_TEXT_END.keys()])].map((n) => [
+  [...new Set([...OPEN_IMPLIES_CLOSE.keys(), ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...RAW_TEXT_END.keys(), 'plaintext'])].map((n) => [
     n,
     {
       closes: OPEN_IMPLIES_CLOSE.get(n),
       isVoid: VOID.has(n),
       context: FOREIGN.has(n) ? true : HTML_INTEGRATION.has(n) ? false : undefined,
       rawEnd: RAW_TEXT_END.get(n),
+      plaintext: n === 'plaintext',
     },
   ]),
 );
 
-/** htmlparser2's whitespace: space, \n, \t, \f, \r. */
+/** The tokenizer's whitespace: space, \n, \t, \f, \r. */
 function isSpace(c: number): boolean {
   return c <= 32 && (c === 32 || c === 10 || c === 9 || c === 12 || c === 13);
 }
@@ -122,346 +122,353 @@ function isAsciiAlpha(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
-/** A separator for `String.prototype.split(/\s+/)` (which the DOM applies to `class`, as linkedom did) or a `&` (a reference may decode to one). */
+/** A separator for `String.prototype.split(/\s+/)` (which the DOM applies to `class`). */
 function isClassSeparator(c: number): boolean {
-  if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13) || c === 38;
+  if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
     c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** html[start, end) as htmlparser2 names a tag: lower-cased (fully, as `toLowerCase` does, only when needed). */
+/** html[start, end) as the tokenizer names a tag: ASCII-lower-cased. */
 function tagName(html: string, start: number, end: number): string {
   const s = html.slice(start, end);
   for (let i = start; i < end; i++) {
     const c = html.charCodeAt(i);
-    if ((c >= 65 && c <= 90) || c >= 128) return s.toLowerCase();
+    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
   }
   return s;
 }
 
-/**
- * Scans `html` as the DOM's parser (htmlparser2 in HTML mode) would tokenise it and simulates its stack of open
- * elements. Linear in the input; stops at the first bound passed.
- */
-export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
-  const len = html.length;
-  // The parser's stack of open elements (top = last) and of foreign-content flags (htmlparser2's `foreignContext`).
-  const stack: string[] = [];
-  const foreign: boolean[] = [false];
-  let maxDepth = 0;
-  let elements = 0;
-  let nodes = 0;
-  let stackSteps = 0;
-  let maxClassTokens = 0;
-  let exceeded: MarkupScan['exceeded'] = null;
-  let cutAt = len;
+/** The scan's state: a cursor over the markup, the modelled stack and the figures so far. */
+class Scan {
+  /** Model of the stack of open elements (top = last) and of foreign-content flags. */
+  readonly stack: string[] = [];
+  readonly foreign: boolean[] = [false];
+  maxDepth = 0;
+  elements = 0;
+  nodes = 0;
+  stackSteps = 0;
+  maxClassTokens = 0;
+  exceeded: MarkupScan['exceeded'] = null;
+  cutAt: number;
+  /** Start of the pending text run (`len` when none), and of the last token counted. */
+  textStart = 0;
+  unitStart = 0;
+  /** Whether the tag `attributes` last read ended with `/>`. */
+  selfClosing = false;
+  readonly len: number;
 
-  /** Whether a bound is passed; the first time, records it and cuts at `unitStart`. */
-  const overBounds = (unitStart: number): boolean => {
-    if (exceeded !== null) return true;
-    if (maxDepth > bounds.maxDepth) exceeded = 'maxDepth';
-    else if (maxClassTokens > bounds.maxClassTokens) exceeded = 'maxClassTokens';
-    else if (stackSteps > bounds.maxStackSteps) exceeded = 'maxStackSteps';
-    else if (elements > bounds.maxElements) exceeded = 'maxElements';
-    else if (nodes > bounds.maxNodes) exceeded = 'maxNodes';
+  constructor(
+    readonly html: string,
+    readonly bounds: ScanBounds,
+  ) {
+    this.len = html.length;
+    this.cutAt = html.length;
+  }
+
+  /** Whether a bound is passed; the first time, records it and cuts at `at`. */
+  overBounds(at: number): boolean {
+    if (this.exceeded !== null) return true;
+    const b = this.bounds;
+    if (this.maxDepth > b.maxDepth) this.exceeded = 'maxDepth';
+    else if (this.maxClassTokens > b.maxClassTokens) this.exceeded = 'maxClassTokens';
+    else if (this.stackSteps > b.maxStackSteps) this.exceeded = 'maxStackSteps';
+    else if (this.elements > b.maxElements) this.exceeded = 'maxElements';
+    else if (this.nodes > b.maxNodes) this.exceeded = 'maxNodes';
     else return false;
-    cutAt = unitStart;
+    this.cutAt = at;
     return true;
-  };
+  }
 
-  // Text events: a text run is one node, and each `&` in it can split off two more (the text before it and the
-  // decoded character). `nextAmp` is the next `&` at or after the cursor, found lazily (keeps the scan linear).
-  let nextAmp = -2;
-  // Returns whether a bound was passed.
-  const countText = (start: number, end: number): boolean => {
+  /** The pending text run up to `end`, one node; returns whether a bound was passed. */
+  flushText(end: number): boolean {
+    const start = this.textStart;
+    this.textStart = this.len;
     if (end <= start) return false;
-    nodes++;
-    if (overBounds(start)) return true;
-    if (nextAmp !== -1 && nextAmp < start) nextAmp = html.indexOf('&', start);
-    while (nextAmp !== -1 && nextAmp < end) {
-      nodes += 2;
-      if (overBounds(nextAmp)) return true;
-      nextAmp = html.indexOf('&', nextAmp + 1);
-    }
-    return false;
-  };
+    this.nodes++;
+    return this.overBounds(start);
+  }
 
-  const pop = (): void => {
-    stackSteps += stack.length;
-    stack.pop();
-  };
+  private pop(): void {
+    this.stackSteps += this.stack.length;
+    this.stack.pop();
+  }
 
-  /** htmlparser2's emitOpenTag (and the element the DOM creates for it). Returns whether the element stays open. */
-  const openTag = (name: string, rule: TagRule | undefined): boolean => {
-    elements++;
-    nodes++;
+  private inForeign(): boolean {
+    return this.foreign[this.foreign.length - 1] === true;
+  }
+
+  /** An element opened; returns whether it stays open. */
+  openElement(name: string, rule: TagRule | undefined): boolean {
+    this.elements++;
+    this.nodes++;
+    const stack = this.stack;
     if (rule !== undefined) {
       const closes = rule.closes;
-      if (closes !== undefined) {
-        while (stack.length > 0 && closes.has(stack[stack.length - 1])) pop();
-      }
+      if (closes !== undefined) while (stack.length > 0 && closes.has(stack[stack.length - 1])) this.pop();
       if (rule.isVoid) {
-        if (stack.length >= maxDepth) maxDepth = stack.length + 1;
+        if (stack.length >= this.maxDepth) this.maxDepth = stack.length + 1;
         return false;
       }
     }
-    stackSteps += stack.length;
+    this.stackSteps += stack.length;
     stack.push(name);
-    if (stack.length > maxDepth) maxDepth = stack.length;
+    if (stack.length > this.maxDepth) this.maxDepth = stack.length;
     if (rule !== undefined && rule.context !== undefined) {
-      stackSteps += foreign.length;
-      foreign.push(rule.context);
+      this.stackSteps += this.foreign.length;
+      this.foreign.push(rule.context);
     }
     return true;
-  };
+  }
 
-  /** htmlparser2's onclosetag. */
-  const closeTag = (name: string): void => {
+  /** An end tag: closes everything above its match, nothing without one (`</p>` and `</br>` create elements). */
+  closeElement(name: string): void {
     const rule = RULES.get(name);
     if (rule !== undefined) {
-      if (rule.context !== undefined) {
-        stackSteps += foreign.length;
-        foreign.pop();
+      if (rule.context !== undefined && this.foreign.length > 1) {
+        this.stackSteps += this.foreign.length;
+        this.foreign.pop();
       }
       if (rule.isVoid) {
-        if (name === 'br') openTag('br', rule);
+        if (name === 'br') this.openElement('br', rule);
         return;
       }
     }
+    const stack = this.stack;
     let at = stack.length - 1;
     while (at >= 0 && stack[at] !== name) at--;
-    stackSteps += stack.length - at;
-    if (at >= 0) {
-      while (stack.length > at) pop();
-    } else if (name === 'p') {
-      // `</p>` without an open <p>: an empty <p> is created and closed.
-      openTag('p', RULES.get('p'));
-      pop();
+    this.stackSteps += stack.length - at;
+    if (at >= 0) while (stack.length > at) this.pop();
+    else if (name === 'p') {
+      this.openElement('p', RULES.get('p'));
+      this.pop();
     }
-  };
+  }
 
-
-  let textStart = 0; // start of the pending text run
-  let from = 0; // where to look for the next `<`
-  let unitStart = 0; // start of the last tag or markup counted
-  scan: while (from < len) {
-    if (overBounds(unitStart)) break;
-    const lt = html.indexOf('<', from);
-    if (lt < 0) break;
-    const p = lt + 1;
-    const c = p < len ? html.charCodeAt(p) : -1;
-
-    if (isAsciiAlpha(c)) {
-      // An open tag: its name runs to whitespace, `/` or `>`.
-      if (countText(textStart, lt)) break;
-      unitStart = lt;
-      textStart = len; // no text pending while in the tag (an unfinished tag at the end is dropped)
-      let k = p + 1;
-      while (k < len) {
-        const d = html.charCodeAt(k);
-        if (d === 62 || d === 47 || isSpace(d)) break;
-        k++;
+  /**
+   * Attributes from `i` up to the `>` that ends the tag (quotes respected), counted; returns the `>`'s position (and
+   * sets `selfClosing` for `/>`), or -1 for a tag the input ends inside.
+   */
+  attributes(i: number): number {
+    const html = this.html;
+    const len = this.len;
+    for (;;) {
+      if (i >= len) return -1;
+      let d = html.charCodeAt(i);
+      if (d === 62) {
+        this.selfClosing = false;
+        return i;
       }
-      if (k >= len) break;
-      const name = tagName(html, p, k);
-      const rule = RULES.get(name);
-      const stays = openTag(name, rule);
-      // Attributes, up to the `>` that ends the tag (htmlparser2's attribute states, quotes respected).
-      let i = k;
-      let selfClosing = false;
-      for (;;) {
-        if (i >= len) break scan; // unfinished tag
-        let d = html.charCodeAt(i);
-        if (d === 62) break;
-        if (d === 47) {
-          // `/`: self-closing if `>` follows (whitespace allowed); anything else starts an attribute name.
-          i++;
-          while (i < len && isSpace(html.charCodeAt(i))) i++;
-          if (i >= len) break scan;
-          if (html.charCodeAt(i) === 62) {
-            selfClosing = true;
-            break;
-          }
-          continue;
-        }
-        if (isSpace(d)) {
-          i++;
-          continue;
-        }
-        // An attribute name: to `=`, whitespace, `/` or `>` (its first character may be `=`).
-        const nameStart = i;
+      if (d === 47) {
         i++;
+        if (i < len && html.charCodeAt(i) === 62) {
+          this.selfClosing = true;
+          return i;
+        }
+        continue;
+      }
+      if (isSpace(d)) {
+        i++;
+        continue;
+      }
+      // a name: to `=`, whitespace, `/` or `>` (its first character may be `=`)
+      const nameStart = i;
+      i++;
+      while (i < len) {
+        d = html.charCodeAt(i);
+        if (d === 61 || d === 62 || d === 47 || isSpace(d)) break;
+        i++;
+      }
+      const isClass = i - nameStart === 5 && isClassName(html, nameStart);
+      this.nodes++;
+      while (i < len && isSpace(html.charCodeAt(i))) i++;
+      if (i >= len) return -1;
+      if (html.charCodeAt(i) !== 61) continue; // no value
+      i++;
+      while (i < len && isSpace(html.charCodeAt(i))) i++;
+      if (i >= len) return -1;
+      d = html.charCodeAt(i);
+      let valueStart: number;
+      let valueEnd: number;
+      if (d === 34 || d === 39) {
+        valueStart = i + 1;
+        valueEnd = html.indexOf(d === 34 ? '"' : "'", valueStart);
+        if (valueEnd < 0) return -1;
+        i = valueEnd + 1;
+      } else {
+        valueStart = i;
         while (i < len) {
           d = html.charCodeAt(i);
-          if (d === 61 || d === 62 || d === 47 || isSpace(d)) break;
+          if (d === 62 || isSpace(d)) break;
           i++;
         }
-        const isClass = i - nameStart === 5 && isClassName(html, nameStart);
-        nodes++;
-        while (i < len && isSpace(html.charCodeAt(i))) i++;
-        if (i >= len) break scan;
-        if (html.charCodeAt(i) !== 61) continue; // no value
-        i++;
-        while (i < len && isSpace(html.charCodeAt(i))) i++;
-        if (i >= len) break scan;
-        d = html.charCodeAt(i);
-        let valueStart: number;
-        let valueEnd: number;
-        if (d === 34 || d === 39) {
-          valueStart = i + 1;
-          valueEnd = html.indexOf(d === 34 ? '"' : "'", valueStart);
-          if (valueEnd < 0) break scan;
-          i = valueEnd + 1;
-        } else {
-          valueStart = i;
-          while (i < len) {
-            d = html.charCodeAt(i);
-            if (d === 62 || isSpace(d)) break;
-            i++;
-          }
-          valueEnd = i;
-        }
-        if (isClass) {
-          let tokens = 1;
-          for (let x = valueStart; x < valueEnd; x++) {
-            const e = html.charCodeAt(x);
-            if ((e <= 38 || e >= 0xa0) && isClassSeparator(e)) tokens++;
-          }
-          if (tokens > maxClassTokens) maxClassTokens = tokens;
-          nodes += tokens; // each class name counted as a node (linkedom kept each in a Set; the budget dates from then)
-        }
+        valueEnd = i;
       }
-      // i is at the `>` that ends the tag.
-      if (selfClosing && stays && foreign[foreign.length - 1] === true) {
-        if (stack[stack.length - 1] === name) pop(); // `<x/>` in foreign content closes x
-        textStart = from = i + 1;
-        continue;
-      }
-      const rawEnd = selfClosing || rule === undefined ? undefined : rule.rawEnd;
-      if (rawEnd === undefined || !isAscii(html, p, p + name.length)) {
-        textStart = from = i + 1;
-        continue;
-      }
-      // Raw text up to its end tag: one text node (split at `&` in <title>, whose references are decoded).
-      rawEnd.lastIndex = i + 1;
-      const m = rawEnd.exec(html);
-      const textEnd = m === null ? len : m.index;
-      if (name === 'title') {
-        if (countText(i + 1, textEnd)) cutAt = lt; // cut before the tag, not inside its text
-      }
-      else if (textEnd > i + 1) nodes++;
-      if (m === null) {
-        textStart = from = len;
-        break;
-      }
-      closeTag(tagName(html, m.index + 2, m.index + 2 + name.length));
-      const gt = html.indexOf('>', m.index + 2 + name.length);
-      if (gt < 0) {
-        textStart = from = len;
-        break;
-      }
-      textStart = from = gt + 1;
-      continue;
+      if (isClass) this.countClassTokens(valueStart, valueEnd);
     }
-
-    if (c === 47) {
-      // `</`: whitespace is skipped, then `>` (nothing), a letter (an end tag named up to whitespace or `>`), or
-      // anything else (a comment up to `>`).
-      if (countText(textStart, lt)) break;
-      unitStart = lt;
-      let k = p + 1;
-      while (k < len && isSpace(html.charCodeAt(k))) k++;
-      if (k >= len) {
-        textStart = lt; // `</` and whitespace at the end: text
-        break;
-      }
-      const d = html.charCodeAt(k);
-      if (d === 62) {
-        // `</>` is dropped but stays in the text: the text event runs on from the `<`.
-        textStart = lt;
-        from = k + 1;
-        continue;
-      }
-      if (isAsciiAlpha(d)) {
-        let e = k + 1;
-        while (e < len) {
-          const x = html.charCodeAt(e);
-          if (x === 62 || isSpace(x)) break;
-          e++;
-        }
-        if (e >= len) {
-          textStart = from = len;
-          break;
-        }
-        closeTag(tagName(html, k, e));
-        const gt = html.charCodeAt(e) === 62 ? e : html.indexOf('>', e);
-        if (gt < 0) {
-          textStart = from = len;
-          break;
-        }
-        textStart = from = gt + 1;
-        continue;
-      }
-      nodes++;
-      const gt = html.indexOf('>', k);
-      if (gt < 0) {
-        textStart = from = len;
-        break;
-      }
-      textStart = from = gt + 1;
-      continue;
-    }
-
-    if (c === 33) {
-      // `<!`: a comment (`<!--` to the first `-->`, which may share the opening dashes), CDATA (`<![CDATA[` to
-      // `]]>`, a comment in HTML), or a declaration such as a doctype (to the next `>`, never a node). The character
-      // after `<!` (and after `<!-` when it is not a second dash) is consumed before any `>` can end it.
-      if (countText(textStart, lt)) break;
-      unitStart = lt;
-      let end: number;
-      let after: number;
-      if (html.startsWith('--', p + 1)) {
-        nodes++;
-        end = html.indexOf('-->', p + 1);
-        after = end + 3;
-      } else if (html.startsWith('[CDATA[', p + 1)) {
-        nodes++;
-        end = html.indexOf(']]>', p + 8);
-        after = end + 3;
-      } else {
-        nodes++; // a doctype node, or text when unfinished
-        end = html.indexOf('>', html.charCodeAt(p + 1) === 45 ? p + 3 : p + 2);
-        after = end + 1;
-      }
-      if (end < 0) {
-        textStart = from = len;
-        break;
-      }
-      textStart = from = after;
-      continue;
-    }
-
-    if (c === 63) {
-      // `<?`: a processing instruction up to `>`; never a node.
-      if (countText(textStart, lt)) break;
-      unitStart = lt;
-      const gt = html.indexOf('>', p + 1);
-      if (gt < 0) {
-        nodes++;
-        textStart = from = len;
-        break;
-      }
-      textStart = from = gt + 1;
-      continue;
-    }
-
-    // A `<` that starts nothing is text, but it ends the text event before it.
-    if (countText(textStart, lt)) break;
-    textStart = lt;
-    from = lt + 1;
   }
-  if (exceeded === null && !countText(textStart, len)) overBounds(unitStart);
-  return { maxDepth, elements, nodes, stackSteps, maxClassTokens, exceeded, cutAt };
+
+  private countClassTokens(start: number, end: number): void {
+    let tokens = 1;
+    for (let x = start; x < end; x++) {
+      const e = this.html.charCodeAt(x);
+      if ((e <= 32 || e >= 0xa0) && isClassSeparator(e)) tokens++;
+    }
+    if (tokens > this.maxClassTokens) this.maxClassTokens = tokens;
+    this.nodes += tokens; // each class name counted as a node (an upper estimate)
+  }
+
+  /** A start tag at `lt` (a letter follows); returns where scanning goes on, or -1 to stop. */
+  startTag(lt: number): number {
+    const html = this.html;
+    const len = this.len;
+    const p = lt + 1;
+    let k = p + 1;
+    while (k < len) {
+      const d = html.charCodeAt(k);
+      if (d === 62 || d === 47 || isSpace(d)) break;
+      k++;
+    }
+    if (k >= len) return -1;
+    const name = tagName(html, p, k);
+    const rule = RULES.get(name);
+    const foreign = this.inForeign();
+    const stays = this.openElement(name, rule);
+    const gt = this.attributes(k);
+    if (gt < 0) return -1;
+    if (this.selfClosing && stays && foreign) {
+      if (this.stack[this.stack.length - 1] === name) this.pop(); // `<x/>` in foreign content closes x
+      return gt + 1;
+    }
+    if (rule === undefined || foreign || !stays) return gt + 1;
+    if (rule.plaintext) {
+      this.textStart = gt + 1;
+      return -1;
+    }
+    if (rule.rawEnd === undefined) return gt + 1;
+    return this.rawText(lt, gt + 1, name, rule.rawEnd);
+  }
+
+  /** Raw text from `from` up to the element's end tag (one text node), then the end tag. */
+  private rawText(lt: number, from: number, name: string, rawEnd: RegExp): number {
+    const html = this.html;
+    rawEnd.lastIndex = from;
+    const m = rawEnd.exec(html);
+    const textEnd = m === null ? this.len : m.index;
+    if (textEnd > from) {
+      this.nodes++;
+      if (this.overBounds(lt)) return -1; // cut before the tag, not inside its text
+    }
+    if (m === null) return -1;
+    this.closeElement(name);
+    const gt = this.attributes(m.index + 2 + name.length);
+    return gt < 0 ? -1 : gt + 1;
+  }
+
+  /** `</` at `lt`: an end tag, `</>` (nothing), or a bogus comment; returns where scanning goes on, or -1. */
+  endTag(lt: number): number {
+    const html = this.html;
+    const len = this.len;
+    const k = lt + 2;
+    if (k >= len) {
+      this.textStart = lt; // `</` at the end: text
+      return -1;
+    }
+    const d = html.charCodeAt(k);
+    if (d === 62) return k + 1;
+    if (!isAsciiAlpha(d)) return this.bogusComment(k);
+    let e = k + 1;
+    while (e < len) {
+      const x = html.charCodeAt(e);
+      if (x === 62 || x === 47 || isSpace(x)) break;
+      e++;
+    }
+    if (e >= len) return -1;
+    this.closeElement(tagName(html, k, e));
+    const gt = this.attributes(e);
+    return gt < 0 ? -1 : gt + 1;
+  }
+
+  /** A comment node up to the next `>` (or the end). */
+  bogusComment(from: number): number {
+    this.nodes++;
+    const gt = this.html.indexOf('>', from);
+    return gt < 0 ? -1 : gt + 1;
+  }
+
+  /** `<!` at `lt`: a comment, a doctype, a CDATA section (foreign content) or a bogus comment. */
+  declaration(lt: number): number {
+    const html = this.html;
+    const p = lt + 2;
+    if (html.startsWith('--', p)) {
+      this.nodes++;
+      if (html.charCodeAt(p + 2) === 62) return p + 3; // `<!-->`
+      if (html.startsWith('->', p + 2)) return p + 4; // `<!--->`
+      const end = html.indexOf('--', p + 2);
+      return end < 0 ? -1 : this.commentEnd(end);
+    }
+    if (html.startsWith('[CDATA[', p) && this.inForeign()) {
+      this.nodes++;
+      const end = html.indexOf(']]>', p + 7);
+      return end < 0 ? -1 : end + 3;
+    }
+    return this.bogusComment(p);
+  }
+
+  /** From the first `--` of a comment, the position after the `-->` or `--!>` that ends it, or -1. */
+  private commentEnd(dashes: number): number {
+    const html = this.html;
+    for (let end = dashes; end >= 0; ) {
+      let k = end + 2;
+      while (html.charCodeAt(k) === 45) k++;
+      if (html.charCodeAt(k) === 62) return k + 1;
+      if (html.charCodeAt(k) === 33 && html.charCodeAt(k + 1) === 62) return k + 2;
+      end = html.indexOf('--', k - 1);
+    }
+    return -1;
+  }
+
+  /** The whole input, token by token, until the end or the first bound passed. */
+  run(): void {
+    const html = this.html;
+    const len = this.len;
+    let from = 0;
+    while (from < len) {
+      if (this.overBounds(this.unitStart)) return;
+      const lt = html.indexOf('<', from);
+      if (lt < 0 || lt + 1 >= len) break;
+      const c = html.charCodeAt(lt + 1);
+      let next: number;
+      if (isAsciiAlpha(c) || c === 47 || c === 33 || c === 63) {
+        if (this.textStart < lt && this.flushText(lt)) return;
+        this.textStart = this.len;
+        this.unitStart = lt;
+        next = isAsciiAlpha(c) ? this.startTag(lt) : c === 47 ? this.endTag(lt) : c === 33 ? this.declaration(lt) : this.bogusComment(lt + 2);
+      } else {
+        if (this.textStart === this.len) this.textStart = lt; // a `<` that starts nothing is text
+        from = lt + 1;
+        continue;
+      }
+      if (next < 0) {
+        if (this.exceeded === null && this.textStart < len) this.flushText(len);
+        else if (this.exceeded === null) this.overBounds(this.unitStart);
+        return;
+      }
+      this.textStart = next;
+      from = next;
+    }
+    if (this.exceeded === null && !this.flushText(len)) this.overBounds(this.unitStart);
+  }
+}
+
+/**
+ * Scans `html` as the DOM's tokenizer would and models its stack of open elements. Linear in the input; stops at
+ * the first bound passed.
+ */
+export function scanMarkup(html: string, bounds: ScanBounds): MarkupScan {
+  const s = new Scan(html, bounds);
+  s.run();
+  return { maxDepth: s.maxDepth, elements: s.elements, nodes: s.nodes, stackSteps: s.stackSteps, maxClassTokens: s.maxClassTokens, exceeded: s.exceeded, cutAt: s.cutAt };
 }
 
 /** Whether the 5 characters at html[i] spell `class`, ASCII case-insensitively. */
@@ -470,18 +477,9 @@ function isClassName(html: string, i: number): boolean {
     (html.charCodeAt(i + 3) | 0x20) === 115 && (html.charCodeAt(i + 4) | 0x20) === 115;
 }
 
-/** Whether html[start, end) is ASCII (htmlparser2's tokenizer recognises raw-text names by ASCII letters only). */
-function isAscii(html: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (html.charCodeAt(i) >= 128) return false;
-  return true;
-}
-
-// Priming. scanMarkup is one large function, and V8 compiles it for the branches it has seen run: each page that
-// then takes a branch no earlier page took (a CDATA section, an unquoted attribute, a bound passed) throws the
-// compiled code away and it is compiled again. Over the 1,497 WCXB dev pages that happened 23 times per process, a
-// quarter of all the optimising compiler's time; after a run over markup that takes nearly every branch, when the
-// module loads, 8 times (README, Bulk extraction, Numbers). The scan is pure, so this changes no result; it costs
-// well under a millisecond.
+// Priming: V8 compiles the scan for the branches it has seen run, and recompiles it for each page that takes a new
+// one; a run over markup that takes nearly every branch, when the module loads, spares most of that. Pure: no result
+// changes.
 const PRIMING_MARKUP =
   '<!DOCTYPE html><?xml version="1.0"?><!--c--><!---><![CDATA[d]]><!-x><HTML LANG=en><head><title>a &amp; b</title>' +
   '<style>p{}</style ><script>if (a < b) x();</SCRIPT></head><BODY class="a b\u00a0c\u3000d&e" data-x=\'y\' hidden ' +

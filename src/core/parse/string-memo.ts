@@ -2,7 +2,7 @@
 // pages repeat thousands of times.
 //
 // Why the keys are copied: V8 keeps a substring of 13 or more characters as a slice of the string it was cut from,
-// and htmlparser2 cuts attribute values out of the page. A memo that stored such a key as it is would keep that
+// and the tokenizer cuts attribute values out of the page. A memo that stored such a key as it is would keep that
 // page's whole HTML alive for as long as the entry lives. Across a long-running process (the eval, `pith batch`, a
 // Worker isolate) that held up to 20,000 pages: the eval's heap reached 1.8 GB, and allocation-heavy pages then ran
 // 100x slower in back-to-back garbage collections (test/node/parse/string-memo.test.ts measures the retention).

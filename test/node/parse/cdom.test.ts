@@ -22,7 +22,7 @@ describe('collapsed DOM', () => {
     expect(allTags(page.root)).not.toContain('div');
   });
 
-  const containerSkips = ['iframe', 'noscript', 'script', 'style', 'textarea', 'title', 'video', 'head'];
+  const containerSkips = ['iframe', 'noscript', 'script', 'style', 'textarea', 'title', 'video'];
   for (const tag of containerSkips) {
     it(`skips <${tag}> with its content`, () => {
       const page = parsePage(`<body><p>a</p><${tag}>secret words</${tag}><p>b</p></body>`);
@@ -88,7 +88,12 @@ describe('collapsed DOM', () => {
     expect(page.title).toBe('T');
   });
 
-  it('handles the linkedom body quirk: markup before <head> leaves the real content outside <body>', () => {
+  it('shows the text of a <head> opened inside <body> (a browser ignores the tag)', () => {
+    const page = parsePage('<body><p>a</p><head>seen words</head><p>b</p></body>');
+    expect(page.blocks.map((b) => b.text)).toEqual(['a', 'seen words', 'b']);
+  });
+
+  it('keeps markup before <head> and after </body> in the body, and finds a <title> that landed there', () => {
     const html = '<!DOCTYPE html>\n<html><div>early</div><head><title>The title</title></head><body></body><p>after</p></html>';
     const page = parsePage(html);
     expect(page.blocks.map((b) => b.text)).toEqual(['early', 'after']);

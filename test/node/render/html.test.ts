@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkedomDocument } from '../../../dev/dom-parity.js';
+import { linkedomDocument } from '../../../dev/linkedom-document.js';
 import type { DomElement, DomNode } from '../../../src/core/parse/dom.js';
 import { safeUrl } from '../../../src/core/render/url-policy.js';
 import { doc, htmlOf } from './helpers.js';
