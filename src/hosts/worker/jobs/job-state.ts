@@ -1,11 +1,11 @@
 // The state of one job: a Durable Object per job id (PITH_JOBS.idFromName(id)). It holds the job's description,
 // its counters and which chunks are finished. Its methods are called over RPC by the routes and the consumers.
 //
-// Idempotent by construction: a chunk is counted once, however often its message is delivered (Queues deliver at
+// Idempotent by construction: each URL of a chunk is counted once, however often its message is delivered (Queues deliver at
 // least once) and whichever consumer (the main one or the dead-letter one) reports it.
 
 import { DurableObject } from 'cloudflare:workers';
-import type { JobCounts, JobMeta, JobStatus } from './job-types.js';
+import { chunkLength, type JobCounts, type JobMeta, type JobStatus } from './job-types.js';
 
 interface Stored {
   meta?: JobMeta;
@@ -35,31 +35,49 @@ export class JobState extends DurableObject {
     if ((await this.ctx.storage.get<string>('startedAt')) === undefined) await this.ctx.storage.put('startedAt', new Date().toISOString());
   }
 
-  /** Records a finished chunk's counts, once. Returns the status after it. */
-  async completeChunk(chunk: number, counts: JobCounts): Promise<JobStatus | null> {
+  /**
+   * Records results of chunk `chunk` (offsets into the chunk, each with its error code or null for a success), each
+   * offset once however often it is reported. Returns the chunk's recorded offsets and whether it is now complete.
+   */
+  async record(chunk: number, entries: readonly { offset: number; code: string | null }[]): Promise<{ done: number[]; chunkDone: boolean }> {
     const key = `chunk:${chunk}`;
     const got = await this.ctx.storage.get([key, 'meta', 'counts', 'finishedChunks', 'startedAt']);
     const meta = got.get('meta') as JobMeta | undefined;
-    if (meta === undefined) return null;
+    if (meta === undefined) throw new Error('no such job');
     if (!Number.isInteger(chunk) || chunk < 0 || chunk >= meta.chunks) throw new Error(`job ${meta.id} has no chunk ${chunk}`);
-    if (got.get(key) === undefined) {
-      const total = got.get('counts') as JobCounts;
-      total.done += counts.done;
-      total.failed += counts.failed;
-      for (const [code, n] of Object.entries(counts.errors)) total.errors[code] = (total.errors[code] ?? 0) + n;
-      const finishedChunks = ((got.get('finishedChunks') as number | undefined) ?? 0) + 1;
+    const length = chunkLength(meta, chunk);
+    const done = new Set((got.get(key) as number[] | undefined) ?? []);
+    const wasComplete = done.size === length;
+    const total = got.get('counts') as JobCounts;
+    let added = 0;
+    for (const { offset, code } of entries) {
+      if (!Number.isInteger(offset) || offset < 0 || offset >= length || done.has(offset)) continue;
+      done.add(offset);
+      added++;
+      if (code === null) total.done++;
+      else {
+        total.failed++;
+        total.errors[code] = (total.errors[code] ?? 0) + 1;
+      }
+    }
+    const chunkDone = done.size === length;
+    if (added > 0) {
       const now = new Date().toISOString();
-      const update: Record<string, unknown> = { [key]: counts.done + counts.failed, counts: total, finishedChunks };
+      const update: Record<string, unknown> = { [key]: [...done], counts: total };
       if (got.get('startedAt') === undefined) update.startedAt = now;
-      if (finishedChunks === meta.chunks) update.finishedAt = now;
+      if (chunkDone && !wasComplete) {
+        const finishedChunks = ((got.get('finishedChunks') as number | undefined) ?? 0) + 1;
+        update.finishedChunks = finishedChunks;
+        if (finishedChunks === meta.chunks) update.finishedAt = now;
+      }
       await this.ctx.storage.put(update);
     }
-    return this.status();
+    return { done: [...done].sort((a, b) => a - b), chunkDone };
   }
 
-  /** Whether chunk `chunk` has been recorded. */
-  async isChunkDone(chunk: number): Promise<boolean> {
-    return (await this.ctx.storage.get(`chunk:${chunk}`)) !== undefined;
+  /** Offsets of chunk `chunk` already recorded. */
+  async recorded(chunk: number): Promise<number[]> {
+    return ((await this.ctx.storage.get<number[]>(`chunk:${chunk}`)) ?? []).sort((a, b) => a - b);
   }
 
   /** What GET /v1/jobs/<id> answers, or null when no job has this id. */

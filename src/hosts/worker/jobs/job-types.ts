@@ -20,6 +20,8 @@ export interface JobOptions {
   hostDelayMs: number;
   /** Origin of the request that created the job: the extraction cache's keys live under it. */
   origin: string;
+  /** Longest the job may run, seconds from its creation; URLs not done by then fail with `deadline_exceeded`. */
+  maxDurationS?: number;
 }
 
 /** One queue message: a chunk of a job's URLs, `start` being the input index of the first. */
@@ -32,6 +34,10 @@ export interface ChunkMessage {
   options: JobOptions;
   /** The pages come from a WARC file: they are read from the chunk's archived-pages object, not fetched. */
   archived?: boolean;
+  /** Offsets (into `urls`) still to do; absent: all. A slice that defers URLs sends their offsets on. */
+  todo?: number[];
+  /** Date.now() after which the job's remaining URLs fail with `deadline_exceeded`. */
+  deadlineAt?: number;
 }
 
 export interface JobCounts {
@@ -82,7 +88,25 @@ export const jobKeys = {
   signatures: (id: string, chunk: number): string => `jobs/${id}/signatures/${String(chunk).padStart(7, '0')}.json`,
   duplicates: (id: string): string => `jobs/${id}/duplicates.json`,
   archived: (id: string, chunk: number): string => `jobs/${id}/archived/${String(chunk).padStart(7, '0')}.json`,
+  /** Results of a chunk written as its URLs finish, one object per slice; assembled into `chunk` when all are in. */
+  partsOf: (id: string, chunk: number): string => `jobs/${id}/parts/${String(chunk).padStart(7, '0')}/`,
+  part: (id: string, chunk: number, first: number): string => `jobs/${id}/parts/${String(chunk).padStart(7, '0')}/${String(first).padStart(3, '0')}-${crypto.randomUUID()}.ndjson`,
+  signaturePart: (resultsPartKey: string): string => resultsPartKey.replace('/parts/', '/signature-parts/').replace(/\.ndjson$/, '.json'),
 };
+
+/** Default and largest `maxDurationS` of a job. */
+export const DEFAULT_MAX_DURATION_S = 86_400;
+export const MAX_MAX_DURATION_S = 7 * 86_400;
+
+/** When a job must be done: `maxDurationS` after its creation. */
+export function deadlineOf(meta: Pick<JobMeta, 'createdAt' | 'options'>): number {
+  return Date.parse(meta.createdAt) + (meta.options.maxDurationS ?? DEFAULT_MAX_DURATION_S) * 1000;
+}
+
+/** URLs in chunk `chunk` of a job of `total` URLs. */
+export function chunkLength(meta: Pick<JobMeta, 'total' | 'chunkSize'>, chunk: number): number {
+  return Math.max(0, Math.min(meta.chunkSize, meta.total - chunk * meta.chunkSize));
+}
 
 /** Reads a chunk message; throws (so the message is retried, then dead-lettered) when it is not one. */
 export function parseChunkMessage(body: unknown): ChunkMessage {
@@ -98,7 +122,9 @@ export function parseChunkMessage(body: unknown): ChunkMessage {
     m.urls.length === 0 ||
     !m.urls.every((u) => typeof u === 'string') ||
     typeof m.options !== 'object' ||
-    m.options === null
+    m.options === null ||
+    (m.todo !== undefined && (!Array.isArray(m.todo) || !m.todo.every((t) => Number.isInteger(t) && t >= 0 && t < m.urls!.length))) ||
+    (m.deadlineAt !== undefined && typeof m.deadlineAt !== 'number')
   ) {
     throw new Error(`not a pith chunk message: ${JSON.stringify(body).slice(0, 200)}`);
   }

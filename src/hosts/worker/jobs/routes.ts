@@ -3,7 +3,7 @@
 //
 //   POST /v1/jobs                    {"urls": [...], "format": "text", "dedupe": true, ...} -> 202 {id, status, total}
 //   GET  /v1/jobs/<id>               {id, state, total, done, failed, errors, createdAt, finishedAt}
-//   GET  /v1/jobs/<id>/results       NDJSON, one line per input URL, in input order (finished chunks so far)
+//   GET  /v1/jobs/<id>/results       NDJSON, one line per input URL, in input order (the URLs finished so far)
 //   GET  /v1/jobs/<id>/duplicates    near-duplicate clusters over the extracted texts (MinHash-LSH)
 
 import { Hono, type Context } from 'hono';
@@ -12,22 +12,52 @@ import { clusterSignatures, decodeSignature, NEAR_DUPLICATE_PARAMS } from '../..
 import { access } from '../access.js';
 import type { Extractor } from '../extractor.js';
 import { settingsOf, type Settings } from '../env.js';
-import { readLimited } from '../../../io/fetch.js';
+import { readRequestBody } from '../../../io/fetch.js';
+import { partialResults } from './result-parts.js';
 import { checkTarget } from '../../../io/guard.js';
 import { splitWarc } from './warc-source.js';
-import { CHUNK_SIZE, DEFAULT_MAX_URLS, MAX_URL_CHARS, isJobId, jobKeys, type ChunkMessage, type JobMeta, type JobOptions, type JobStatus } from './job-types.js';
+import { CHUNK_SIZE, deadlineOf, DEFAULT_MAX_DURATION_S, DEFAULT_MAX_URLS, MAX_MAX_DURATION_S, MAX_URL_CHARS, isJobId, jobKeys, type ChunkMessage, type JobMeta, type JobOptions, type JobStatus } from './job-types.js';
 import { jobsBindings, type JobsBindings, type JobsEnv } from './bindings.js';
 import { mediaTypeOf } from '../../../io/media-type.js';
 
 type JobsContext = Context<{ Bindings: JobsEnv }>;
 
 const JOB_FORMATS: Readonly<Record<string, JobOptions['format']>> = { text: 'text', json: 'text', markdown: 'markdown', html: 'html' };
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(['urls', 'warc', 'format', 'dedupe', 'nocache', 'timeoutMs', 'attempts', 'hostConcurrency', 'hostDelayMs']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(['urls', 'warc', 'format', 'dedupe', 'nocache', 'timeoutMs', 'attempts', 'hostConcurrency', 'hostDelayMs', 'maxDurationS']);
 /** Queues accept at most 100 messages and 256 KB per sendBatch. */
 const SEND_BATCH_MESSAGES = 100;
 const SEND_BATCH_BYTES = 240_000;
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } as const;
 
+
+/** The job request's JSON: 413 `input_too_large` past the byte cap, 408 when it is too slow, 400 when not JSON. */
+async function readJobBody(c: JobsContext, settings: Settings): Promise<unknown> {
+  const maxBytes = settings.fetch.maxBytes;
+  const tooLarge = (size: string): PithError => new PithError('input_too_large', `the job request is ${size} than the ${maxBytes} bytes pith takes: split the URLs into several jobs`);
+  const declared = Number(c.req.header('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(`${declared} bytes, more`);
+  const timeoutMs = settings.fetch.timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PithError('request_timeout', `the job request did not arrive within ${timeoutMs} ms`, { timeoutMs })), timeoutMs);
+  });
+  deadline.catch(() => undefined);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readRequestBody(c.req.raw.body, c.req.header('content-encoding') ?? null, maxBytes, deadline);
+  } catch (err) {
+    if (err instanceof PithError && err.code === 'input_too_large') throw tooLarge('more');
+    if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message); // a broken client stream
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new PithError('invalid_input', 'the body is not valid JSON: send {"urls": ["https://example.com/a", ...]}');
+  }
+}
 
 function maxUrlsOf(env: JobsEnv | undefined): number {
   const n = Number(env?.PITH_JOB_MAX_URLS ?? DEFAULT_MAX_URLS);
@@ -91,6 +121,7 @@ export function parseJobRequest(parsed: unknown, settings: Settings, maxUrls: nu
     hostConcurrency: intOption(record, 'hostConcurrency', 2, 1, 6),
     hostDelayMs: intOption(record, 'hostDelayMs', 250, 0, 60_000),
     origin,
+    maxDurationS: intOption(record, 'maxDurationS', DEFAULT_MAX_DURATION_S, 10, MAX_MAX_DURATION_S),
   };
   return { urls, warc: typeof record.warc === 'string' ? record.warc : null, options };
 }
@@ -115,6 +146,7 @@ export async function createJob(bindings: JobsBindings, urls: readonly string[],
 export async function enqueueChunks(bindings: JobsBindings, meta: JobMeta, urls: readonly string[], only?: (chunk: number) => boolean): Promise<void> {
   let batch: { body: ChunkMessage; contentType: 'json' }[] = [];
   let bytes = 0;
+  const deadlineAt = deadlineOf(meta);
   const flush = async (): Promise<void> => {
     if (batch.length > 0) await bindings.queue.sendBatch(batch);
     batch = [];
@@ -123,7 +155,7 @@ export async function enqueueChunks(bindings: JobsBindings, meta: JobMeta, urls:
   for (let chunk = 0; chunk < meta.chunks; chunk++) {
     if (only !== undefined && !only(chunk)) continue;
     const start = chunk * meta.chunkSize;
-    const body: ChunkMessage = { v: 1, jobId: meta.id, chunk, start, urls: urls.slice(start, start + meta.chunkSize), options: meta.options };
+    const body: ChunkMessage = { v: 1, jobId: meta.id, chunk, start, urls: urls.slice(start, start + meta.chunkSize), options: meta.options, deadlineAt };
     if (meta.source !== 'urls') body.archived = true;
     const size = JSON.stringify(body).length + 100;
     if (batch.length >= SEND_BATCH_MESSAGES || bytes + size > SEND_BATCH_BYTES) await flush();
@@ -139,15 +171,17 @@ async function statusOf(bindings: JobsBindings, id: string): Promise<JobStatus> 
   return status;
 }
 
-/** The finished chunks' results, concatenated in chunk (= input) order, as a stream. */
+/** The results so far in input order, as a stream: finished chunks' objects, the parts of unfinished ones. */
 function resultsStream(bucket: R2Bucket, id: string, chunks: number): ReadableStream<Uint8Array> {
   let chunk = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       while (chunk < chunks) {
-        const object = await bucket.get(jobKeys.chunk(id, chunk++));
-        if (object === null) continue; // not finished yet
-        controller.enqueue(new Uint8Array(await object.arrayBuffer()));
+        const object = await bucket.get(jobKeys.chunk(id, chunk));
+        const bytes = object !== null ? new Uint8Array(await object.arrayBuffer()) : new TextEncoder().encode(await partialResults(bucket, id, chunk));
+        chunk++;
+        if (bytes.length === 0) continue; // nothing of this chunk finished yet
+        controller.enqueue(bytes);
         return;
       }
       controller.close();
@@ -194,13 +228,7 @@ export function jobsRoutes(_extractor: Extractor): Hono<{ Bindings: JobsEnv }> {
     const bindings = jobsBindings(c.env);
     const mediaType = mediaTypeOf(c.req.header('content-type') ?? '');
     if (mediaType !== 'application/json') throw new PithError('invalid_input', `POST a JSON body (Content-Type: application/json), not ${mediaType === '' ? 'a body without Content-Type' : mediaType}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder().decode(await readLimited(c.req.raw.body, settings.fetch.maxBytes, undefined, 'the job request')));
-    } catch (err) {
-      if (err instanceof PithError) throw new PithError('invalid_input', `${err.message}: split the URLs into several jobs`);
-      throw new PithError('invalid_input', 'the body is not valid JSON: send {"urls": ["https://example.com/a", ...]}');
-    }
+    const parsed = await readJobBody(c, settings);
     const { urls, warc, options } = parseJobRequest(parsed, settings, maxUrlsOf(c.env), new URL(c.req.url).origin);
     let meta: JobMeta;
     if (warc === null) meta = await createJob(bindings, urls, options);
