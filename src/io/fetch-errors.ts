@@ -70,6 +70,20 @@ export function causeOfStatus(status: number, headers: Headers): FetchCause | nu
  */
 export type TcpProbe = (url: URL, deadline: Promise<never>) => Promise<boolean>;
 
+/** Node's socket errors for a connection that opened and then broke (not refused, not DNS or TLS). */
+const NODE_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
+
+/**
+ * Whether fetch() threw because the connection was lost before the answer: Node names it (reset, or the other side
+ * closed); workerd says "Network connection lost" for that and for a refused connection alike, so there a refused
+ * connection is also tried twice (it fails again at once).
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const nodeCode = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  if (typeof nodeCode === 'string') return NODE_LOST.has(nodeCode);
+  return CONNECTION_LOST.test(err instanceof Error ? err.message : String(err));
+}
+
 /** The PithError for a fetch() that threw before any response, with its cause. */
 export async function connectError(err: unknown, url: URL, deadline: Promise<never>, tcpOpens?: TcpProbe): Promise<PithError> {
   const raw = err instanceof Error ? err.message : String(err);

@@ -13,7 +13,7 @@ import { PithError } from '../errors.js';
 import { decodeBody } from './charset.js';
 import { sniffBinary } from './sniff.js';
 import { chunksOf, CLIENT_CODES, decodeStream, DECODABLE_CODINGS, type DecodeCodes, formatBytes, IN_WORKERD, parseContentCoding, UPSTREAM_CODES } from './content-decoder.js';
-import { causeOfStatus, connectError, logFetchFailure, type TcpProbe } from './fetch-errors.js';
+import { causeOfStatus, connectError, isConnectionLost, logFetchFailure, type TcpProbe } from './fetch-errors.js';
 import { checkTarget } from './guard.js';
 import { isHtmlMediaType, mediaTypeOf } from './media-type.js';
 
@@ -180,6 +180,7 @@ async function guardedFetchOnce(target: string | URL, options: GuardedFetchOptio
   try {
     let url = first;
     let redirects = 0;
+    let retried = false;
     for (;;) {
       let response: Response;
       try {
@@ -194,6 +195,12 @@ async function guardedFetchOnce(target: string | URL, options: GuardedFetchOptio
         ]);
       } catch (err) {
         if (err instanceof DeadlineExceeded || controller.signal.aborted) throw err;
+        // A connection lost before any byte of the answer (a server closing an idle keep-alive connection): a GET is
+        // idempotent, so it is tried once more, as browsers do. Time-outs and guard refusals never get here.
+        if (!retried && isConnectionLost(err)) {
+          retried = true;
+          continue;
+        }
         throw await connectError(err, url, deadline, options.tcpProbe); // says why: refused, DNS or TLS
       }
       if (REDIRECT_STATUSES.has(response.status)) {

@@ -118,6 +118,17 @@ function chunked(io: UpstreamIO, body: Uint8Array | string, headers: Array<[stri
 }
 
 const HTML: Array<[string, string]> = [['Content-Type', 'text/html; charset=utf-8']];
+
+/** A server that drops (with `drop`) every other connection before answering, the first included, and answers the rest. */
+function dropEveryOther(drop: (io: UpstreamIO) => void): (io: UpstreamIO) => void {
+  let dropNext = true;
+  return (io) => {
+    const dropping = dropNext;
+    dropNext = !dropNext;
+    if (dropping) drop(io);
+    else reply(io, articlePage(), HTML);
+  };
+}
 const MB = 1024 * 1024;
 
 // ---- the corpus ----
@@ -279,6 +290,21 @@ export const CASES: HostileCase[] = [
       },
     },
     expect: 'upstream_error',
+    budgetMs: 10_000,
+  },
+
+  {
+    name: 'close-first-connection',
+    about: 'closes the first connection without answering, answers the next (an idle keep-alive dropped): retried once',
+    input: { kind: 'upstream', serve: dropEveryOther((io) => io.end()) },
+    expect: 'ok',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'reset-first-connection',
+    about: 'resets the first connection without answering, answers the next: retried once',
+    input: { kind: 'upstream', serve: dropEveryOther((io) => io.destroy()) },
+    expect: 'ok',
     budgetMs: 10_000,
   },
 
