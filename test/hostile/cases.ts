@@ -451,6 +451,20 @@ export const CASES: HostileCase[] = [
     check: (r) => (r.text.length < 100_000 ? undefined : `the feed answer is ${r.text.length} characters: entities were expanded`),
   },
   {
+    name: 'feed-item-nested-too-deep',
+    about: 'an RSS item nested 150 elements deep, past the XML parser\'s depth limit',
+    input: {
+      kind: 'upstream',
+      route: 'feed',
+      serve: (io) => {
+        const deep = '<x>'.repeat(150) + 'deep' + '</x>'.repeat(150);
+        reply(io, `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>${io.base}/</link><description>d</description><item><title>a</title><link>${io.base}/a</link><description>${deep}</description></item></channel></rss>`, [['Content-Type', 'application/rss+xml']]);
+      },
+    },
+    expect: 'invalid_feed',
+    budgetMs: 10_000,
+  },
+  {
     name: 'feed-of-hostile-articles',
     about: 'a feed whose items link to hostile upstreams (corrupt gzip, reset, lying length, bomb)',
     input: {
@@ -740,7 +754,28 @@ export const CASES: HostileCase[] = [
     name: 'job-huge-body',
     about: 'POST /v1/jobs with a 6 MB body, over the request size cap',
     input: { kind: 'request', request: () => jobRequest(JSON.stringify({ urls: ['http://127.0.0.1:9/a'], pad: 'x'.repeat(6 * MB) })) },
-    expect: 'invalid_input',
+    expect: 'input_too_large',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'job-20mb-streamed-body',
+    about: 'POST /v1/jobs with a 20 MB body sent without Content-Length (chunked), counted as it arrives',
+    input: {
+      kind: 'request',
+      request: () => {
+        let sent = 0;
+        const piece = new TextEncoder().encode('x'.repeat(MB));
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent === 0) controller.enqueue(new TextEncoder().encode('{"urls": ["http://127.0.0.1:9/a"], "pad": "'));
+            if (sent++ >= 20) controller.close();
+            else controller.enqueue(piece);
+          },
+        });
+        return new Request('https://pith.test/v1/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+      },
+    },
+    expect: 'input_too_large',
     budgetMs: 15_000,
   },
   {

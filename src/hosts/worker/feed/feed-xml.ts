@@ -262,7 +262,13 @@ export function readFeed(decoded: string, baseUrl: string, linkItems: number, te
     }
     const readLink = items.length < linkItems && item.fillable;
     if (readLink || (teasers && !element.selfClosing)) {
-      const parsed = itemParser.parse(text.slice(element.start, element.end)) as Record<string, unknown>;
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = itemParser.parse(text.slice(element.start, element.end)) as Record<string, unknown>;
+      } catch (err) {
+        // Well-formed (checked above) but past the parser's own limits, e.g. its depth of 100 nested elements.
+        throw new PithError('invalid_feed', `item ${items.length + 1} of the feed cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+      }
       const body = parsed[element.name];
       const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
       if (readLink) item.link = kind === 'atom' ? atomLink(fields, itemPrefix, baseUrl) : rssLink(fields, baseUrl);
