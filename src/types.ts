@@ -98,6 +98,8 @@ export interface Timings {
   /** Text (+ markdown / html), word count and fingerprint. */
   renderMs: number;
   totalMs: number;
+  /** Time this call waited for the model to load (a fresh isolate's first request; 0 after), not in `totalMs`. */
+  loadMs?: number;
 }
 
 /** What the page says about itself (src/core/metadata/metadata.ts). Absent fields are null. */

@@ -28,6 +28,8 @@ export interface Env {
   PITH_RATE_LIMIT_PERIOD_S?: string;
   /** In-isolate fallback: requests per minute per client IP when no binding is configured (default 0 = off). */
   PITH_RATE_LIMIT_PER_MIN?: string;
+  /** "0": load the model on the first request instead of while the isolate starts (docs/cold-start.md). */
+  PITH_LOAD_AT_START?: string;
 }
 
 export interface Settings {
