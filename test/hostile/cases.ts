@@ -57,11 +57,18 @@ export type Input =
   /** A reply written byte by byte by a raw socket server; the Worker fetches it through `route`. */
   | { kind: 'upstream'; route?: 'extract' | 'feed'; serve: (io: UpstreamIO) => void | Promise<void> }
   /** A request sent to the Worker as it is (headers and body chosen by the case). */
-  | { kind: 'request'; request: (ctx: { rawBase: string }) => Request | Promise<Request> };
+  | {
+      kind: 'request';
+      request: (ctx: { rawBase: string }) => Request | Promise<Request>;
+      /** Requests sent first, their answers ignored (e.g. to spend a rate-limit bucket). */
+      before?: () => Request[];
+    };
 
 export interface Result {
   /** Text output (library: extraction.text; Worker: the body of a text/plain answer or JSON `text`). */
   text: string;
+  /** The Worker's answer headers (`request` cases), lower-case names. */
+  headers?: Record<string, string>;
   markdown?: string;
   html?: string;
 }
@@ -725,6 +732,50 @@ export const CASES: HostileCase[] = [
     expect: 'request_timeout',
     budgetMs: 8_000,
   },
+  {
+    name: 'html-answer-with-script',
+    about: 'format=html of a page with inline script, event handlers and a javascript: link: answered with a strict CSP',
+    input: {
+      kind: 'request',
+      request: () =>
+        new Request('https://pith.test/v1/extract?format=html', {
+          method: 'POST',
+          headers: { 'content-type': 'text/html' },
+          body: articlePage('<p>See <a href="javascript:alert(1)">this</a><img src="x" onerror="alert(2)"><script>alert(3)</script></p>'),
+        }),
+    },
+    expect: 'ok',
+    budgetMs: 10_000,
+    check: (r) => {
+      const csp = r.headers?.['content-security-policy'] ?? '';
+      for (const part of ["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) if (!csp.includes(part)) return `the html answer's CSP "${csp}" lacks ${part}`;
+      return /script-src|'unsafe-eval'/.test(csp) ? `the CSP allows scripts: ${csp}` : undefined;
+    },
+  },
+  {
+    name: 'debug-answer-csp',
+    about: 'format=debug (the HTML debug view) carries the same strict CSP',
+    input: {
+      kind: 'request',
+      request: () =>
+        new Request('https://pith.test/v1/extract?format=debug', { method: 'POST', headers: { 'content-type': 'text/html' }, body: articlePage('<script>alert(1)</script>') }),
+    },
+    expect: 'ok',
+    budgetMs: 10_000,
+    check: (r) => ((r.headers?.['content-security-policy'] ?? '').includes("default-src 'none'") ? undefined : `no strict CSP on the debug view: ${r.headers?.['content-security-policy']}`),
+  },
+  {
+    name: 'rate-limit-ipv4-mapped',
+    about: 'rate limit 1/min: a client at ::ffff:198.51.100.77 spends its bucket; ::ffff:203.0.113.77 is another client',
+    input: {
+      kind: 'request',
+      before: () => [postFrom('::ffff:198.51.100.77'), postFrom('::ffff:198.51.100.77')],
+      request: () => postFrom('::ffff:203.0.113.77'),
+    },
+    vars: { PITH_RATE_LIMIT_PER_MIN: '1' },
+    expect: 'ok',
+    budgetMs: 10_000,
+  },
   // ---- the jobs API (issue 12): a new input path, so it gets its hostile cases ----
   {
     name: 'job-not-json',
@@ -786,6 +837,11 @@ export const CASES: HostileCase[] = [
     budgetMs: 10_000,
   },
 ];
+
+/** A small POST /v1/extract from the client address `ip` (CF-Connecting-IP). */
+function postFrom(ip: string): Request {
+  return new Request('https://pith.test/v1/extract?format=text', { method: 'POST', headers: { 'content-type': 'text/html', 'cf-connecting-ip': ip }, body: articlePage() });
+}
 
 function jobRequest(body: string): Request {
   return new Request('https://pith.test/v1/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body });

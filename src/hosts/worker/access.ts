@@ -6,7 +6,8 @@
 // Rate limit, per client, off by default. The client is the address Cloudflare's edge puts in CF-Connecting-IP
 // (the edge sets it on every request and overwrites one a client sends; X-Forwarded-For and X-Real-IP are the
 // client's to choose and are ignored). An IPv4 address is one client; an IPv6 address counts by its /64, the
-// block one subscriber gets, so rotating addresses inside it gains nothing.
+// block one subscriber gets, so rotating addresses inside it gains nothing; an IPv4-mapped IPv6 address
+// (::ffff:a.b.c.d) is the IPv4 client it names.
 // 1. the Workers rate-limiting binding PITH_RATE_LIMITER when configured (shared across the edge location);
 // 2. else, when PITH_RATE_LIMIT_PER_MIN > 0, a token bucket inside this isolate: each client gets that many
 //    requests per minute, refilled continuously, bursts up to the same number. It limits what one isolate
@@ -44,12 +45,18 @@ export async function requireToken(request: Request, queryToken: string | undefi
   if (!(await timingSafeEqual(given, settings.token))) throw new PithError('unauthorized', 'the token is not valid');
 }
 
-/** Client key for rate limiting: CF-Connecting-IP, an IPv6 address reduced to its /64. */
+/**
+ * Client key for rate limiting: CF-Connecting-IP, an IPv6 address reduced to its /64, an IPv4-mapped one
+ * (::ffff:a.b.c.d, in any spelling) keyed as the IPv4 address it carries, not as the one /64 they all share.
+ */
 export function clientKey(request: Request): string {
   const ip = (request.headers.get('cf-connecting-ip') ?? '').trim().toLowerCase();
   if (ip === '') return 'unknown';
   const groups = ip.includes(':') ? parseIpv6(ip) : null;
   if (groups === null) return ip.slice(0, 64);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
+  }
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 

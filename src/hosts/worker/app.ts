@@ -17,6 +17,7 @@ import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypa
 import { settingsOf, type Env, type Settings } from './env.js';
 import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
+import { htmlCsp } from './csp.js';
 import { decodeBody } from '../../io/charset.js';
 import { fetchPage, readRequestBody } from '../../io/fetch.js';
 import { sniffBinary } from '../../io/sniff.js';
@@ -156,6 +157,7 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
   app.notFound(onNotFound);
+  app.use('*', htmlCsp); // Content-Security-Policy on every HTML answer (csp.ts)
 
   app.get('/health', async (c) => {
     await extractor.ready(); // a healthy pith can run its model

@@ -136,6 +136,11 @@ describe('rate limiting', () => {
     expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb:1:2:3:4' })).toBe('2001:db8:aa:bb::/64');
     expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb::ffff' })).toBe(keyOf({ 'cf-connecting-ip': '2001:DB8:AA:BB:9::1' }));
     expect(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bc::1' })).not.toBe(keyOf({ 'cf-connecting-ip': '2001:db8:aa:bb::1' }));
+    // IPv4-mapped addresses are their IPv4 client, whichever way they are spelt, not one shared /64.
+    expect(keyOf({ 'cf-connecting-ip': '::ffff:203.0.113.7' })).toBe('203.0.113.7');
+    expect(keyOf({ 'cf-connecting-ip': '::FFFF:cb00:7107' })).toBe('203.0.113.7');
+    expect(keyOf({ 'cf-connecting-ip': '0:0:0:0:0:ffff:198.51.100.1' })).toBe('198.51.100.1');
+    expect(keyOf({ 'cf-connecting-ip': '::ffff:198.51.100.1' })).not.toBe(keyOf({ 'cf-connecting-ip': '::ffff:198.51.100.2' }));
     // Headers the client chooses everywhere do not make a new client.
     expect(keyOf({ 'cf-connecting-ip': '203.0.113.7', 'x-real-ip': '1.2.3.4', 'x-forwarded-for': '5.6.7.8' })).toBe('203.0.113.7');
     expect(keyOf({ 'x-real-ip': '1.2.3.4' })).toBe('unknown');
