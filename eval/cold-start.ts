@@ -2,6 +2,8 @@
 // deployed), then each run starts a new workerd (Miniflare) on it and sends requests from Node:
 //   start       Miniflare constructed until ready: workerd up, the script and its modules loaded, its global scope
 //               run (where the model loads by default, PITH_LOAD_AT_START)
+//   CPU         workerd's CPU time (/proc) when ready: the eager minus the lazy figure is what the global scope
+//               costs, the measure of Cloudflare's 1 s startup limit
 //   first       the first POST /v1/extract of a fresh start (one 5 KB article, no fetch): what a user waits; with
 //               the model loaded at start and with PITH_LOAD_AT_START=0 (loaded on the first request)
 // and, with the model loaded on the first request, that request's parts:
@@ -9,6 +11,7 @@
 //   session     GET /health as the first request: it creates the ONNX sessions and runs their self-check ...
 //   first run   ... then the first extraction (the first real runs: lazy wasm compilation, the JIT's first pass)
 //   steady      median of the next 5 extractions
+//   empty first the first request to a Worker that only answers "0": what any first request costs here
 // Medians over --runs fresh starts each.
 //
 //   npx tsx eval/cold-start.ts [--runs 10] [--no-build]
@@ -36,8 +39,25 @@ function build(): void {
   });
 }
 
-/** A fresh workerd on `scriptPath`; returns it and how long it took to be ready. */
-async function start(scriptPath: string, vars: Record<string, string> = {}): Promise<{ mf: Miniflare; ms: number }> {
+/** CPU seconds (user + system) of this process's workerd children, from /proc (Linux). */
+function workerdCpuMs(): number {
+  const tick = 100; // USER_HZ, 100 on Linux
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid || !stat.includes('(workerd)')) continue; // fields[1]: the parent's pid
+      total += ((Number(fields[11]) + Number(fields[12])) / tick) * 1000; // utime, stime
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** A fresh workerd on `scriptPath`; returns it, how long it took to be ready and workerd's CPU time by then. */
+async function start(scriptPath: string, vars: Record<string, string> = {}): Promise<{ mf: Miniflare; ms: number; cpuMs: number }> {
   const t0 = performance.now();
   // The modules listed, not located: the bundle has dynamic imports (ORT's) that Miniflare's locator refuses.
   const dir = dirname(scriptPath);
@@ -52,7 +72,7 @@ async function start(scriptPath: string, vars: Record<string, string> = {}): Pro
     bindings: { PITH_ALLOW_HOSTS: '', PITH_CACHE_TTL_S: '0', ...vars },
   });
   await mf.ready;
-  return { mf, ms: performance.now() - t0 };
+  return { mf, ms: performance.now() - t0, cpuMs: workerdCpuMs() };
 }
 
 async function timed(mf: Miniflare, path: string, init?: RequestInit): Promise<{ ms: number; body: string; status: number }> {
@@ -90,12 +110,13 @@ async function main(): Promise<void> {
   const script = join(BUNDLE, 'index.js');
   const probes = probeScripts();
   const LAZY = { PITH_LOAD_AT_START: '0' };
-  const s = { start: [] as number[], first: [] as number[], firstLoad: [] as number[], lazyStart: [] as number[], lazyFirst: [] as number[], lazyFirstLoad: [] as number[], wasmLoad: [] as number[], session: [] as number[], firstRun: [] as number[], steady: [] as number[] };
+  const s = { start: [] as number[], first: [] as number[], firstLoad: [] as number[], lazyStart: [] as number[], lazyFirst: [] as number[], lazyFirstLoad: [] as number[], startCpu: [] as number[], lazyStartCpu: [] as number[], wasmLoad: [] as number[], emptyFirst: [] as number[], session: [] as number[], firstRun: [] as number[], steady: [] as number[] };
   for (let r = 0; r < runs; r++) {
     // The kinds of start alternate, so that each sees the machine at the same moments.
-    for (const [vars, startTo, firstTo, loadTo] of [[{}, s.start, s.first, s.firstLoad], [LAZY, s.lazyStart, s.lazyFirst, s.lazyFirstLoad]] as const) {
-      const { mf, ms } = await start(script, vars);
+    for (const [vars, startTo, cpuTo, firstTo, loadTo] of [[{}, s.start, s.startCpu, s.first, s.firstLoad], [LAZY, s.lazyStart, s.lazyStartCpu, s.lazyFirst, s.lazyFirstLoad]] as const) {
+      const { mf, ms, cpuMs } = await start(script, vars);
       startTo.push(ms);
+      cpuTo.push(cpuMs);
       const first = await extract(mf, 0);
       firstTo.push(first.ms);
       loadTo.push(first.loadMs);
@@ -116,6 +137,7 @@ async function main(): Promise<void> {
       const wasm = await start(probes.wasmOnly);
       await wasm.mf.dispose();
       const empty = await start(probes.empty);
+      s.emptyFirst.push((await timed(empty.mf, '/')).ms);
       await empty.mf.dispose();
       s.wasmLoad.push(wasm.ms - empty.ms);
     }
@@ -125,8 +147,10 @@ async function main(): Promise<void> {
   process.stdout.write(`first request in a fresh workerd, median of ${runs} fresh starts each (npx tsx eval/cold-start.ts --runs ${runs})\n\n`);
   process.stdout.write('| phase | model loaded at start (default) | on the first request (`PITH_LOAD_AT_START=0`) |\n| --- | ---: | ---: |\n');
   process.stdout.write(`| start: workerd ready, global scope run | ${f(s.start)} | ${f(s.lazyStart)} |\n`);
+  process.stdout.write(`| workerd CPU time when ready | ${f(s.startCpu)} | ${f(s.lazyStartCpu)} |\n`);
   process.stdout.write(`| **first extraction: a fresh start's first request** | **${f(s.first)}** | **${f(s.lazyFirst)}** |\n`);
   process.stdout.write(`| of which waiting for the model (\`timings.loadMs\`) | ${f(s.firstLoad)} | ${f(s.lazyFirstLoad)} |\n`);
+  process.stdout.write(`| the first request to an empty Worker (workerd and Miniflare's own first dispatch) | ${f(s.emptyFirst)} | |\n`);
   process.stdout.write(`\nThe first request's parts, model loaded on the first request:\n\n| part | median |\n| --- | ---: |\n`);
   process.stdout.write(`| ORT's wasm module at load (a script importing only it, minus an empty script) | ${f(s.wasmLoad)} |\n`);
   process.stdout.write(`| session creation and self-check (GET /health as the first request) | ${f(s.session)} |\n`);
