@@ -70,7 +70,7 @@ export function extractionJson(extraction: Extraction, context: PresentContext =
   for (const [key, ms] of Object.entries(extraction.timings)) {
     if (ms === undefined) continue;
     timings[key] = roundMs(ms);
-    if (key !== 'domMs' && key !== 'totalMs') totalMs += timings[key];
+    if (key !== 'domMs' && key !== 'totalMs' && key !== 'loadMs') totalMs += timings[key]; // loadMs is not a stage of this page
   }
   timings.totalMs = roundMs(totalMs);
   const json: ExtractionJson = {
