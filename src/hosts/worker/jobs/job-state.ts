@@ -15,6 +15,11 @@ interface Stored {
   finishedAt?: string;
 }
 
+/** A chunk's recorded offsets (a job stored before results were kept per URL has a count there: none known). */
+function offsetsOf(stored: unknown): number[] {
+  return Array.isArray(stored) ? (stored as number[]) : [];
+}
+
 export class JobState extends DurableObject {
   /** Creates the job. Calling it again with the same id is a no-op (a retried POST cannot reset a job). */
   async init(meta: JobMeta): Promise<void> {
@@ -46,7 +51,7 @@ export class JobState extends DurableObject {
     if (meta === undefined) throw new Error('no such job');
     if (!Number.isInteger(chunk) || chunk < 0 || chunk >= meta.chunks) throw new Error(`job ${meta.id} has no chunk ${chunk}`);
     const length = chunkLength(meta, chunk);
-    const done = new Set((got.get(key) as number[] | undefined) ?? []);
+    const done = new Set(offsetsOf(got.get(key)));
     const wasComplete = done.size === length;
     const total = got.get('counts') as JobCounts;
     let added = 0;
@@ -77,7 +82,7 @@ export class JobState extends DurableObject {
 
   /** Offsets of chunk `chunk` already recorded. */
   async recorded(chunk: number): Promise<number[]> {
-    return ((await this.ctx.storage.get<number[]>(`chunk:${chunk}`)) ?? []).sort((a, b) => a - b);
+    return offsetsOf(await this.ctx.storage.get(`chunk:${chunk}`)).sort((a, b) => a - b);
   }
 
   /** What GET /v1/jobs/<id> answers, or null when no job has this id. */
