@@ -23,13 +23,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { median } from '../dev/stats.js';
-import { articlePage } from '../test/hostile/cases.js';
+import { uniqueArticle } from '../dev/bulk-pages.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, '.wrangler', 'cold-start');
 const BUNDLE = join(OUT, 'bundle');
 const COMPAT_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8'))![1];
-const PAGE = articlePage();
+const PAGE = uniqueArticle(1);
 
 function build(): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'deploy', '--dry-run', '--outdir', BUNDLE], {
