@@ -8,6 +8,7 @@ import { computePageFeatures, pageFeatureNames } from './features/page-context.j
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './metadata/metadata.js';
 import { parsePage } from './blocks/page.js';
+import { dropRepeats } from './blocks/repeats.js';
 import { decodeLadder } from './decode/decode.js';
 import { checkSidecar } from './model/sidecar.js';
 import { buildContentTree, keptTextNodes } from './render/content-tree.js';
@@ -143,6 +144,7 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
     const decoded = decodeLadder(potentials, nBlocks, words, decodeMode, lambda, inLink);
     labels = decoded.labels;
     decoder = decoded.rung;
+    dropRepeats(page.blocks, page.leafInfo, labels);
   }
   const t4 = performance.now();
   progress.stage = 'rendering';

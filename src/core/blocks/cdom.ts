@@ -5,6 +5,7 @@ import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText,
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
 import { stringMemo } from '../parse/string-memo.js';
+import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
@@ -266,6 +267,15 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   };
 }
 
+/** The context of a code block's text: the `<pre>`'s, and its `<code>` child's when it has one (`<pre><code>`). */
+function codeContext(f: Frame): AncestorContext {
+  let n = f.el.firstChild;
+  while (n !== null && isText(n) && isBlankText(n.data)) n = n.nextSibling;
+  if (n === null || !isElement(n) || n.localName !== 'code') return f.context;
+  const cls = n.hasAttributes() ? attr(n, 'class') ?? '' : '';
+  return childContext(f.context, n, 'code', cls, n.hasAttributes() ? attr(n, 'id') ?? '' : '', f.rawDepth + 1, n.hasAttributes());
+}
+
 /**
  * Builds the CDOM under `rootNode` (an element, or a document treated as `rootTag`).
  * Blocks are the leaves in document order; positions are cumulative offsets of the leaf texts (text order).
@@ -362,7 +372,31 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         if (tag === 'input') f.hasInput = true;
         continue;
       }
-      stack.push(newFrame(c, tag, prevName, nameOf(next), f));
+      const frame = newFrame(c, tag, prevName, nameOf(next), f);
+      stack.push(frame);
+      if (PRE_TAGS.has(tag)) {
+        // A code block is one unit (units.ts): one leaf for all its text, its children not walked.
+        frame.cursor = null;
+        const raw = preformattedText(c);
+        if (isBlankText(raw)) continue;
+        if (blocks.length >= limits.maxBlocks) {
+          truncatedReason = `more than ${limits.maxBlocks} blocks (limits.maxBlocks); the rest of the page was ignored`;
+          continue;
+        }
+        const text = normaliseWhitespace(raw);
+        const props = leafProps(text, position, '', '');
+        position += text.length;
+        const leaf: CdomNode = {
+          tags: ['#text'], classNames: [NO_CLASSES], ids: [''], text, children: [], parent: null, depth: 0, props,
+          domNode: c,
+        };
+        const context = codeContext(frame);
+        if (context.inLink) props.uCharsInLink = props.nCharacters;
+        blocks.push(leaf);
+        frame.counts = { countedChildTags: 0 };
+        leafInfo.push({ context, rawDepth: frame.rawDepth + 1, parentCounts: frame.counts });
+        frame.kept = [leaf];
+      }
     } else {
       f.prevChildName = '';
     }

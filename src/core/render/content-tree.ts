@@ -26,6 +26,7 @@ import {
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
 import { pickImageSrc, safeUrl } from './url-policy.js';
+import { preformattedText } from '../blocks/units.js';
 
 export interface ContentTreeOptions {
   /** Absolute base URL for links and images (see resolveBaseUrl); null leaves relative URLs relative. */
@@ -441,7 +442,7 @@ export function buildContentTree(
           for (const n of child.nodes) push(parent, n);
           return;
         }
-        const text = textOf(child.nodes).replace(/^\n/, '').replace(/\s+$/, '');
+        const text = preformattedText(frame.el); // one unit: the whole block as the page shows it
         const attrs: ContentAttrs = {};
         if (frame.language !== undefined) attrs.language = frame.language;
         push(parent, el('pre', [el('code', [{ kind: 'text', text }], attrs)]));

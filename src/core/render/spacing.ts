@@ -15,6 +15,7 @@ import type { Page } from '../blocks/page.js';
 import { isBlankText } from '../parse/text-stats.js';
 import { ANCESTOR_TAGS } from '../blocks/context.js';
 import type { TextLayout } from './text.js';
+import { preformattedText } from '../blocks/units.js';
 
 const WHITESPACE = /[\s\u00a0]/;
 /** Steps walked at most between two blocks; past it they are taken as separate (a long stretch of dropped markup). */
@@ -168,6 +169,7 @@ const CR = /\r\n?/g;
 
 /** The text of a block as the page shows it inside `<pre>`: its text nodes verbatim (line breaks and indentation). */
 function verbatimText(node: DomNode): string {
+  if (isElement(node)) return preformattedText(node); // a code block: one unit (blocks/units.ts)
   const start = textIn(node, false);
   if (start === null) return '';
   let text = '';
