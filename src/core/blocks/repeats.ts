@@ -5,7 +5,7 @@
 // MIN_CHARS characters count, so short lines that pages repeat on purpose ("Reply", "Read more", prices) stay.
 import type { CdomNode } from '../../types.js';
 import { BLOCK_TAGS, type LeafInfo } from './cdom.js';
-import { type DomElement, type DomNode, isElement } from '../parse/dom.js';
+import { type DomElement, type DomNode, type DomText, isElement } from '../parse/dom.js';
 
 /** Shortest paragraph (characters of its block texts, spaces included) that is dropped when it repeats. */
 export const MIN_REPEAT_CHARS = 80;
@@ -29,7 +29,7 @@ const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|(?:hidden|visible|s
 const VARIANT_CLIMB = 8;
 
 function isVariant(node: DomNode): boolean {
-  let n: DomNode | null = node.parentNode;
+  let n: DomNode | null = innermost(node);
   for (let i = 0; n !== null && i < VARIANT_CLIMB; i++, n = n.parentNode) {
     if (!isElement(n)) continue;
     const cls = (n as DomElement).getAttribute('class');
@@ -47,12 +47,24 @@ function near(a: DomNode | null, b: DomNode | null): boolean {
   return a === b || (a.parentNode !== null && a.parentNode === b.parentNode);
 }
 
+/** A block's own text node: its DOM node is the top of a merged chain (`<div><p>text</p></div>`). */
+function innermost(node: DomNode): DomNode {
+  let n = node;
+  for (let i = 0; i < MAX_CLIMB && n.firstChild !== null; i++) {
+    let c: DomNode | null = n.firstChild;
+    while (c !== null && !(isElement(c) || (c.nodeType === 3 && /\S/.test((c as DomText).data)))) c = c.nextSibling;
+    if (c === null) break;
+    n = c;
+  }
+  return n;
+}
+
 /** Items of lists and tables, and code blocks: pages repeat them on purpose (terms in two tabs, a line of code). */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'dd', 'dt', 'td', 'th', 'tr', 'pre', 'listing', 'xmp', 'plaintext']);
 
 /** The parent of the nearest block-level element holding `node` (null past MAX_CLIMB); undefined for an item. */
 function containerOf(node: DomNode): DomNode | null | undefined {
-  let n: DomNode | null = node;
+  let n: DomNode | null = innermost(node);
   for (let i = 0; n !== null && i < MAX_CLIMB; i++, n = n.parentNode) {
     if (!isElement(n)) continue;
     const tag = (n as DomElement).localName;

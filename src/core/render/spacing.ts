@@ -148,13 +148,14 @@ function tableOf(row: DomNode): DomNode | null {
 
 /**
  * Separator between two kept blocks that sit directly in table cells: '\t' between cells of one row, '\n' between
- * rows of one table; null otherwise (a layout table whose cells hold paragraphs keeps its block breaks).
+ * rows of one table, ' ' within one cell; null otherwise (a layout table whose cells hold paragraphs keeps its block breaks).
  */
-export function cellSeparator(from: DomNode, to: DomNode): '\t' | '\n' | null {
+export function cellSeparator(from: DomNode, to: DomNode): '\t' | '\n' | ' ' | null {
   const a = cellOf(from);
   if (a === null) return null;
   const b = cellOf(to);
-  if (b === null || a === b) return null;
+  if (b === null) return null;
+  if (a === b) return ' '; // a <br> inside one cell: the row stays on one line
   const rowA = rowOf(a);
   const rowB = rowOf(b);
   if (rowA === null || rowB === null) return null;

@@ -11,8 +11,8 @@ export interface TextLayout {
   gap(a: number, b: number): string;
   /** Between kept blocks a < b that are both preformatted: the whitespace the page shows ('\n\n' across blocks). */
   verbatimGap(a: number, b: number): string | null;
-  /** Between kept blocks a < b in table cells: '\t' (same row), '\n' (next row), or null (not a data table). */
-  cell(a: number, b: number): '\t' | '\n' | null;
+  /** Between kept blocks a < b in table cells: '\t' (same row), '\n' (next row), ' ' (same cell), or null (not a data table). */
+  cell(a: number, b: number): '\t' | '\n' | ' ' | null;
   /** The block's text as shown when it is preformatted (`<pre>`: line breaks and indentation kept), else undefined. */
   verbatim(i: number): string | undefined;
 }
@@ -59,9 +59,11 @@ export function renderText(blocks: readonly TextBlock[], labels: ArrayLike<numbe
     let separator = '';
     let lineStart = out.length === 0;
     if (lastKept >= 0) {
-      const cell = layout?.cell(lastKept, i) ?? null;
+      const cellGap = layout?.cell(lastKept, i) ?? null;
+      const cell = cellGap === ' ' ? null : cellGap;
       const pre = verbatim !== undefined && pendingBreak && lastKept === i - 1 ? (layout?.verbatimGap(lastKept, i) ?? null) : null;
       if (pre !== null && pre !== '\n\n') separator = pre; // a <br> inside one <pre>: its line break
+      else if (cellGap === ' ' && pendingBreak) separator = ' '; // lines of one table cell: the row stays on one line
       else if (cell !== null || pendingBreak) {
         separator = cell ?? '\n\n';
         lineStart = true;
