@@ -22,11 +22,12 @@ interface Seen {
   variant: boolean;
 }
 
-/** Class names of screen-size variants: `mobileText`/`desktopText`, `hidden-up-md`, `d-md-none`, `lg:hidden`... */
-const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|(?:hidden|visible|show|hide)-(?:up|down|for|on)?-?(?:xs|sm|md|lg|xl|mobile|desktop|small|medium|large)|\bd-(?:xs|sm|md|lg|xl)-(?:none|block)|\b(?:xs|sm|md|lg|xl):(?:hidden|block|flex)/i;
+/** Class names of screen-size variants (`mobileText`/`desktopText`, `hidden-up-md`, `d-md-none`, `lg:hidden`, Framer's
+ *  `ssr-variant`) and of carousel clones (`slick-cloned`, `swiper-slide-duplicate`). */
+const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|\bssr-variant\b|\bslick-cloned\b|\bswiper-slide-duplicate\b|(?:hidden|visible|show|hide)-(?:up|down|for|on)?-?(?:xs|sm|md|lg|xl|mobile|desktop|small|medium|large)|\bd-(?:xs|sm|md|lg|xl)-(?:none|block)|\b(?:xs|sm|md|lg|xl):(?:hidden|block|flex)/i;
 
 /** Elements climbed at most from a block to find a variant class. */
-const VARIANT_CLIMB = 8;
+const VARIANT_CLIMB = 30;
 
 function isVariant(node: DomNode): boolean {
   let n: DomNode | null = innermost(node);
