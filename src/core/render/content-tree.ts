@@ -22,7 +22,6 @@ import {
   type RegionFrame,
   hasContent,
   isBlockNode,
-  textOf,
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
 import { pickImageSrc, safeUrl } from './url-policy.js';
@@ -203,330 +202,373 @@ const PIXEL = /^\s*[01](?:px)?\s*$/;
 /**
  * Builds the clean tree of the kept content under `root` (a document or element). `kept` holds the kept blocks'
  * DOM nodes: Text nodes (a text node right after a kept one is kept too) or elements (all text inside is kept).
+ * The steps: walk the DOM (`TreeWalk.run`), entering elements (`enter`: leaves such as images and rules at once,
+ * a frame for the rest) and leaving them (`exit`: each kind of element made into clean nodes by its finisher),
+ * then the post-passes of finish-tree.ts.
  */
 export function buildContentTree(
   root: DomNode,
   kept: ReadonlySet<unknown>,
   options: ContentTreeOptions = {},
 ): ContentElement[] {
-  const baseUrl = options.baseUrl ?? null;
-  const rootSink = newSink();
-  const stack: Frame[] = [];
-  let sink = rootSink;
-  let region: RegionFrame | null = null;
-  let pre = 0;
-  let preFrame: Frame | null = null;
-  let tableDepth = 0;
-  let outDepth = 0;
-  let lastTextKept = false;
-  let pending: RegionCheck[] = [];
-  let keptAncestors = 0;
-  let lastKeptText: DomNode | null = null;
+  const walk = new TreeWalk(kept, options.baseUrl ?? null);
+  walk.run(root);
+  return finalizeBlocks(groupRuns(walk.rootSink.nodes));
+}
 
+/** The state of one walk over the DOM and its steps. */
+class TreeWalk {
+  readonly rootSink: Sink = newSink();
+  private readonly stack: Frame[] = [];
+  private sink: Sink = this.rootSink;
+  private region: RegionFrame | null = null;
+  private pre = 0;
+  private preFrame: Frame | null = null;
+  private tableDepth = 0;
+  private outDepth = 0;
+  private lastTextKept = false;
+  private pending: RegionCheck[] = [];
+  private keptAncestors = 0;
+  private lastKeptText: DomNode | null = null;
   /** Images waiting for the next text, with the last kept text before them (to decide closesContent). */
-  let pendingImages: Array<{ check: RegionCheck; image: DomNode; keptBefore: DomNode }> = [];
+  private pendingImages: Array<{ check: RegionCheck; image: DomNode; keptBefore: DomNode }> = [];
 
-  const onText = (isKept: boolean, text: DomNode | null) => {
-    for (const p of pending) p.nextKept = isKept;
-    if (pending.length > 0) pending = [];
-    if (!isKept) for (const p of pendingImages) p.check.closesContent = closesContent(p.keptBefore, p.image, text);
-    if (pendingImages.length > 0) pendingImages = [];
-    lastTextKept = isKept;
-  };
+  constructor(
+    private readonly kept: ReadonlySet<unknown>,
+    private readonly baseUrl: string | null,
+  ) {}
 
-  const newRegion = (image?: DomNode): RegionCheck => {
-    const r: RegionCheck = { prevKept: lastTextKept, nextKept: false, frame: region };
-    pending.push(r);
-    if (image !== undefined && lastTextKept && lastKeptText !== null) pendingImages.push({ check: r, image, keptBefore: lastKeptText });
-    return r;
-  };
-
-  /** Handles an element; returns true when the walk should descend (a frame was pushed). */
-  const enter = (element: DomElement): boolean => {
-    const tag = element.localName;
-    let kind = KIND.get(tag) ?? Kind.Transparent;
-    if (kind === Kind.Drop) return false;
-    if (pre > 0) {
-      if (kind === Kind.Br) {
-        push(sink, { kind: 'text', text: '\n' });
-        return false;
+  /** The forward walk: text nodes and elements in document order, a frame per element descended into. */
+  run(root: DomNode): void {
+    let node: DomNode | null = firstChildOf(root);
+    while (node !== null) {
+      let descended = false;
+      if (node.nodeType === 3) this.text(node);
+      else if (node.nodeType === 1) descended = this.enter(node as DomElement);
+      if (descended) {
+        if (node.firstChild !== null) {
+          node = node.firstChild;
+          continue;
+        }
+        this.exit();
       }
-      if (tag === 'code' && preFrame && preFrame.language === undefined) preFrame.language = languageOf(element);
-      if (kind === Kind.Img || kind === Kind.Hr) return false;
+      while (node !== null && node.nextSibling === null) {
+        node = node.parentNode;
+        if (node === null || node === root) {
+          node = null;
+          break;
+        }
+        this.exit();
+      }
+      if (node !== null) node = node.nextSibling;
+    }
+    while (this.stack.length > 0) this.exit();
+    this.onText(false, null); // the end of the page: images after the last kept text close the content
+  }
+
+  /** A text node: kept text joins the current sink; dropped text only closes pending image and rule checks. */
+  private text(node: DomNode): void {
+    const data = (node as DomText).data;
+    // A block is one Text node, or a run of adjacent ones (the parser joins text split at character
+    // references), or everything inside the top element of its merged chain.
+    const isKept =
+      this.keptAncestors > 0 || this.kept.has(node) || (this.lastKeptText !== null && this.lastKeptText.nextSibling === node);
+    if (isKept) {
+      this.lastKeptText = node;
+      this.onText(true, node);
+      const r = this.region as RegionFrame | null;
+      if (r) r.hasKept = true;
+      this.sink.content = true;
+      push(this.sink, { kind: 'text', text: this.pre > 0 ? data : collapseSpaces(data) });
+    } else if (NON_BLANK.test(data)) {
+      this.onText(false, node);
+    } else if (this.pre > 0) {
+      push(this.sink, { kind: 'text', text: data });
+    } else if (data.length > 0) {
+      pushSpace(this.sink);
+    }
+  }
+
+  private onText(isKept: boolean, text: DomNode | null): void {
+    for (const p of this.pending) p.nextKept = isKept;
+    if (this.pending.length > 0) this.pending = [];
+    if (!isKept) for (const p of this.pendingImages) p.check.closesContent = closesContent(p.keptBefore, p.image, text);
+    if (this.pendingImages.length > 0) this.pendingImages = [];
+    this.lastTextKept = isKept;
+  }
+
+  private newRegion(image?: DomNode): RegionCheck {
+    const r: RegionCheck = { prevKept: this.lastTextKept, nextKept: false, frame: this.region };
+    this.pending.push(r);
+    if (image !== undefined && this.lastTextKept && this.lastKeptText !== null) {
+      this.pendingImages.push({ check: r, image, keptBefore: this.lastKeptText });
+    }
+    return r;
+  }
+
+  /** The kind an element takes here: inside `<pre>` and outside tables some kinds change; deep trees flatten. */
+  private kindOf(element: DomElement, tag: string): Kind {
+    let kind = KIND.get(tag) ?? Kind.Transparent;
+    if (kind === Kind.Drop) return kind;
+    if (this.pre > 0) {
+      if (kind === Kind.Br || kind === Kind.Img || kind === Kind.Hr) return kind;
+      if (tag === 'code' && this.preFrame && this.preFrame.language === undefined) this.preFrame.language = languageOf(element);
       kind = Kind.Transparent;
     }
-    if (tableDepth === 0 && (kind === Kind.TSection || kind === Kind.Tr || tag === 'td' || tag === 'th')) kind = Kind.Flow;
-    if (outDepth >= MAX_OUT_DEPTH) {
+    if (this.tableDepth === 0 && (kind === Kind.TSection || kind === Kind.Tr || tag === 'td' || tag === 'th')) kind = Kind.Flow;
+    if (this.outDepth >= MAX_OUT_DEPTH) {
       if (kind === Kind.Inline) kind = Kind.Transparent;
       else if (kind >= Kind.Para) kind = Kind.Flow;
     }
+    return kind;
+  }
+
+  /** Handles an element; returns true when the walk should descend (a frame was pushed). */
+  private enter(element: DomElement): boolean {
+    const tag = element.localName;
+    const kind = this.kindOf(element, tag);
     switch (kind) {
+      case Kind.Drop:
+        return false;
       case Kind.Br:
-        push(sink, el('br', []));
+        push(this.sink, this.pre > 0 ? { kind: 'text', text: '\n' } : el('br', []));
         return false;
-      case Kind.Img: {
-        const w = element.getAttribute('width');
-        const h = element.getAttribute('height');
-        if ((w !== null && PIXEL.test(w)) || (h !== null && PIXEL.test(h))) return false;
-        const src = pickImageSrc(element, baseUrl);
-        if (src === null) return false;
-        const attrs: ContentAttrs = { src, alt: collapseSpaces(element.getAttribute('alt') ?? '').trim() };
-        const title = element.getAttribute('title');
-        if (title) attrs.title = collapseSpaces(title).trim();
-        const img = el('img', [], attrs);
-        img.region = newRegion(element);
-        push(sink, img);
-        sink.content = true;
+      case Kind.Img:
+        if (this.pre === 0) this.image(element);
         return false;
-      }
-      case Kind.Hr: {
-        const hr = el('hr', []);
-        hr.region = newRegion();
-        hr.region.frame = null;
-        push(sink, hr);
+      case Kind.Hr:
+        if (this.pre === 0) this.rule();
         return false;
-      }
       default:
-        break;
+        this.pushFrame(element, tag, kind);
+        return true;
     }
+  }
+
+  private image(element: DomElement): void {
+    const w = element.getAttribute('width');
+    const h = element.getAttribute('height');
+    if ((w !== null && PIXEL.test(w)) || (h !== null && PIXEL.test(h))) return;
+    const src = pickImageSrc(element, this.baseUrl);
+    if (src === null) return;
+    const attrs: ContentAttrs = { src, alt: collapseSpaces(element.getAttribute('alt') ?? '').trim() };
+    const title = element.getAttribute('title');
+    if (title) attrs.title = collapseSpaces(title).trim();
+    const img = el('img', [], attrs);
+    img.region = this.newRegion(element);
+    push(this.sink, img);
+    this.sink.content = true;
+  }
+
+  private rule(): void {
+    const hr = el('hr', []);
+    hr.region = this.newRegion();
+    hr.region.frame = null;
+    push(this.sink, hr);
+  }
+
+  private pushFrame(element: DomElement, tag: string, kind: Kind): void {
     const transparent = kind === Kind.Transparent;
     const frame: Frame = {
       kind,
       tag,
       el: element,
-      sink: transparent ? sink : newSink(),
+      sink: transparent ? this.sink : newSink(),
       region: null,
       counted: !transparent && kind !== Kind.Flow,
-      keptElement: kept.has(element),
+      keptElement: this.kept.has(element),
     };
-    if (frame.keptElement) keptAncestors++;
+    if (frame.keptElement) this.keptAncestors++;
     if (kind === Kind.Para || kind === Kind.Mixed) {
-      frame.region = { hasKept: false, parent: region };
-      region = frame.region;
+      frame.region = { hasKept: false, parent: this.region };
+      this.region = frame.region;
     }
     if (kind === Kind.Pre) {
-      pre++;
-      preFrame = frame;
+      this.pre++;
+      this.preFrame = frame;
       frame.language = languageOf(element);
     }
-    if (kind === Kind.Table) tableDepth++;
-    if (frame.counted) outDepth++;
-    stack.push(frame);
-    sink = frame.sink;
-    return true;
-  };
+    if (kind === Kind.Table) this.tableDepth++;
+    if (frame.counted) this.outDepth++;
+    this.stack.push(frame);
+    this.sink = frame.sink;
+  }
 
-  const exit = () => {
-    const frame = stack.pop()!;
-    const parent = stack.length > 0 ? stack[stack.length - 1].sink : rootSink;
-    sink = parent;
-    if (frame.counted) outDepth--;
-    if (frame.keptElement) keptAncestors--;
+  /** Leaves the innermost element: its clean nodes go to the parent's sink (the finisher of its kind). */
+  private exit(): void {
+    const frame = this.stack.pop()!;
+    const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1].sink : this.rootSink;
+    this.sink = parent;
+    if (frame.counted) this.outDepth--;
+    if (frame.keptElement) this.keptAncestors--;
     if (frame.region) {
       if (frame.region.hasKept && frame.region.parent) frame.region.parent.hasKept = true;
-      region = frame.region.parent;
+      this.region = frame.region.parent;
     }
     const child = frame.sink;
     switch (frame.kind) {
-      case Kind.Transparent:
-        return;
       case Kind.Flow:
-        for (const b of groupRuns(child.nodes)) push(parent, b);
-        if (child.content) parent.content = true;
-        return;
-      case Kind.Inline: {
-        if (!child.content) {
-          if (child.nodes.length > 0) pushSpace(parent);
-          return;
-        }
-        parent.content = true;
-        const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
-        let attrs: ContentAttrs | null = {};
-        if (tag === 'a') {
-          const href = frame.el.getAttribute('href');
-          const safe = href === null ? null : safeUrl(href, baseUrl, 'link');
-          if (safe === null) attrs = null;
-          else {
-            attrs.href = safe;
-            const title = frame.el.getAttribute('title');
-            if (title) attrs.title = collapseSpaces(title).trim();
-          }
-        }
-        if (attrs === null || child.hasBlock) {
-          for (const n of child.nodes) push(parent, n);
-        } else push(parent, el(tag, child.nodes, attrs));
-        return;
-      }
-      case Kind.Para: {
-        if (!child.content) return;
-        parent.content = true;
-        if (frame.tag === 'p' && child.hasBlock) {
-          for (const b of groupRuns(child.nodes)) push(parent, b);
-          return;
-        }
-        const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
-        push(parent, el(tag, child.hasBlock ? flattenInline(child.nodes) : child.nodes));
-        return;
-      }
-      case Kind.Mixed: {
-        const cell = frame.tag === 'td' || frame.tag === 'th';
-        if (!child.content && !cell) return;
-        if (child.content) parent.content = true;
-        const attrs: ContentAttrs = {};
-        if (cell) {
-          const colspan = spanOf(frame.el, 'colspan');
-          const rowspan = spanOf(frame.el, 'rowspan');
-          if (colspan !== undefined) attrs.colspan = colspan;
-          if (rowspan !== undefined) attrs.rowspan = rowspan;
-        }
-        push(parent, el(frame.tag as ContentTag, child.nodes, attrs));
-        return;
-      }
-      case Kind.List: {
-        if (!child.content) return;
-        parent.content = true;
-        const items: ContentElement[] = [];
-        let run: ContentNode[] = [];
-        const flush = () => {
-          if (run.length > 0 && hasContent(run)) items.push(el('li', run));
-          run = [];
-        };
-        for (const n of child.nodes) {
-          if (n.kind === 'el' && n.tag === 'li') {
-            flush();
-            items.push(n);
-          } else if (isBlockNode(n)) {
-            flush();
-            items.push(el('li', [n]));
-          } else run.push(n);
-        }
-        flush();
-        if (items.length > 0) push(parent, el(frame.tag === 'ol' ? 'ol' : 'ul', items));
-        return;
-      }
-      case Kind.Dl: {
-        if (!child.content) return;
-        parent.content = true;
-        const items: ContentElement[] = [];
-        let run: ContentNode[] = [];
-        const flush = () => {
-          if (run.length > 0 && hasContent(run)) items.push(el('dd', run));
-          run = [];
-        };
-        for (const n of child.nodes) {
-          if (n.kind === 'el' && (n.tag === 'dt' || n.tag === 'dd')) {
-            flush();
-            items.push(n);
-          } else if (isBlockNode(n)) {
-            flush();
-            items.push(el('dd', [n]));
-          } else run.push(n);
-        }
-        flush();
-        if (items.length > 0) push(parent, el('dl', items));
-        return;
-      }
-      case Kind.Pre: {
-        pre--;
-        preFrame = null;
-        for (let i = stack.length - 1; i >= 0; i--) {
-          if (stack[i].kind === Kind.Pre) {
-            preFrame = stack[i];
-            break;
-          }
-        }
-        if (!child.content) return;
-        parent.content = true;
-        if (pre > 0) {
-          // a pre inside a pre: its text joins the outer one
-          for (const n of child.nodes) push(parent, n);
-          return;
-        }
-        const text = preformattedText(frame.el); // one unit: the whole block as the page shows it
-        const attrs: ContentAttrs = {};
-        if (frame.language !== undefined) attrs.language = frame.language;
-        push(parent, el('pre', [el('code', [{ kind: 'text', text }], attrs)]));
-        return;
-      }
-      case Kind.TSection: {
-        for (const n of child.nodes) {
-          if (n.kind === 'el' && n.tag === 'tr') {
-            if (frame.tag === 'thead') n.head = true;
-            push(parent, n);
-          } else push(parent, n);
-        }
-        if (child.content) parent.content = true;
-        return;
-      }
-      case Kind.Tr: {
-        const cells: ContentElement[] = [];
-        for (const n of child.nodes) {
-          if (n.kind === 'el' && (n.tag === 'td' || n.tag === 'th')) cells.push(n);
-          else if (n.kind === 'el' || NON_BLANK.test(n.text)) cells.push(el('td', [n]));
-        }
-        if (child.content) parent.content = true;
-        if (cells.length > 0) push(parent, el('tr', cells));
-        return;
-      }
-      case Kind.Table: {
-        tableDepth--;
+        return finishFlow(child, parent);
+      case Kind.Inline:
+        return finishInline(frame, child, parent, this.baseUrl);
+      case Kind.Para:
+        return finishPara(frame, child, parent);
+      case Kind.Mixed:
+        return finishMixed(frame, child, parent);
+      case Kind.List:
+        return finishList(frame, child, parent);
+      case Kind.Dl:
+        return finishDl(child, parent);
+      case Kind.Pre:
+        return this.finishPre(frame, child, parent);
+      case Kind.TSection:
+        return finishTSection(frame, child, parent);
+      case Kind.Tr:
+        return finishTr(child, parent);
+      case Kind.Table:
+        this.tableDepth--;
         if (!child.content) return;
         parent.content = true;
         finishTable(child.nodes, parent);
         return;
-      }
       default:
-        return;
+        return; // Transparent: its nodes are already in the parent's sink
     }
-  };
+  }
 
-  let node: DomNode | null = firstChildOf(root);
-  while (node !== null) {
-    let descended = false;
-    if (node.nodeType === 3) {
-      const data = (node as DomText).data;
-      // A block is one Text node, or a run of adjacent ones (the parser joins text split at character
-      // references), or everything inside the top element of its merged chain.
-      const isKept =
-        keptAncestors > 0 || kept.has(node) || (lastKeptText !== null && lastKeptText.nextSibling === node);
-      if (isKept) {
-        lastKeptText = node;
-        onText(true, node);
-        const r = region as RegionFrame | null;
-        if (r) r.hasKept = true;
-        sink.content = true;
-        push(sink, { kind: 'text', text: pre > 0 ? data : collapseSpaces(data) });
-      } else if (NON_BLANK.test(data)) {
-        onText(false, node);
-      } else if (pre > 0) {
-        push(sink, { kind: 'text', text: data });
-      } else if (data.length > 0) {
-        pushSpace(sink);
-      }
-    } else if (node.nodeType === 1) {
-      descended = enter(node as DomElement);
-    }
-    if (descended) {
-      if (node.firstChild !== null) {
-        node = node.firstChild;
-        continue;
-      }
-      exit();
-    }
-    while (node !== null && node.nextSibling === null) {
-      node = node.parentNode;
-      if (node === null || node === root) {
-        node = null;
+  private finishPre(frame: Frame, child: Sink, parent: Sink): void {
+    this.pre--;
+    this.preFrame = null;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      if (this.stack[i].kind === Kind.Pre) {
+        this.preFrame = this.stack[i];
         break;
       }
-      exit();
     }
-    if (node !== null) node = node.nextSibling;
+    if (!child.content) return;
+    parent.content = true;
+    if (this.pre > 0) {
+      // a pre inside a pre: its text joins the outer one
+      for (const n of child.nodes) push(parent, n);
+      return;
+    }
+    const text = preformattedText(frame.el); // one unit: the whole block as the page shows it
+    const attrs: ContentAttrs = {};
+    if (frame.language !== undefined) attrs.language = frame.language;
+    push(parent, el('pre', [el('code', [{ kind: 'text', text }], attrs)]));
   }
-  while (stack.length > 0) exit();
-  onText(false, null); // the end of the page: images after the last kept text close the content
+}
 
-  return finalizeBlocks(groupRuns(rootSink.nodes));
+/** Flow content (div, section, ...): its inline runs become paragraphs. */
+function finishFlow(child: Sink, parent: Sink): void {
+  for (const b of groupRuns(child.nodes)) push(parent, b);
+  if (child.content) parent.content = true;
+}
+
+/** An inline element (a, em, code, ...): kept when it holds content; a link only with a safe URL. */
+function finishInline(frame: Frame, child: Sink, parent: Sink, baseUrl: string | null): void {
+  if (!child.content) {
+    if (child.nodes.length > 0) pushSpace(parent);
+    return;
+  }
+  parent.content = true;
+  const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
+  let attrs: ContentAttrs | null = {};
+  if (tag === 'a') {
+    const href = frame.el.getAttribute('href');
+    const safe = href === null ? null : safeUrl(href, baseUrl, 'link');
+    if (safe === null) attrs = null;
+    else {
+      attrs.href = safe;
+      const title = frame.el.getAttribute('title');
+      if (title) attrs.title = collapseSpaces(title).trim();
+    }
+  }
+  if (attrs === null || child.hasBlock) {
+    for (const n of child.nodes) push(parent, n);
+  } else push(parent, el(tag, child.nodes, attrs));
+}
+
+/** A paragraph-like element (p, h1-h6, dt, figcaption, caption): inline content only. */
+function finishPara(frame: Frame, child: Sink, parent: Sink): void {
+  if (!child.content) return;
+  parent.content = true;
+  if (frame.tag === 'p' && child.hasBlock) {
+    for (const b of groupRuns(child.nodes)) push(parent, b);
+    return;
+  }
+  const tag = RENAME[frame.tag] ?? (frame.tag as ContentTag);
+  push(parent, el(tag, child.hasBlock ? flattenInline(child.nodes) : child.nodes));
+}
+
+/** An element of mixed content (li, dd, blockquote, figure, td, th); cells are kept even when empty. */
+function finishMixed(frame: Frame, child: Sink, parent: Sink): void {
+  const cell = frame.tag === 'td' || frame.tag === 'th';
+  if (!child.content && !cell) return;
+  if (child.content) parent.content = true;
+  const attrs: ContentAttrs = {};
+  if (cell) {
+    const colspan = spanOf(frame.el, 'colspan');
+    const rowspan = spanOf(frame.el, 'rowspan');
+    if (colspan !== undefined) attrs.colspan = colspan;
+    if (rowspan !== undefined) attrs.rowspan = rowspan;
+  }
+  push(parent, el(frame.tag as ContentTag, child.nodes, attrs));
+}
+
+/** Children of a list or definition list as items: a run of loose content becomes one item of `wrap`. */
+function asItems(nodes: readonly ContentNode[], isItem: (n: ContentElement) => boolean, wrap: ContentTag): ContentElement[] {
+  const items: ContentElement[] = [];
+  let run: ContentNode[] = [];
+  const flush = () => {
+    if (run.length > 0 && hasContent(run)) items.push(el(wrap, run));
+    run = [];
+  };
+  for (const n of nodes) {
+    if (n.kind === 'el' && isItem(n)) {
+      flush();
+      items.push(n);
+    } else if (isBlockNode(n)) {
+      flush();
+      items.push(el(wrap, [n]));
+    } else run.push(n);
+  }
+  flush();
+  return items;
+}
+
+function finishList(frame: Frame, child: Sink, parent: Sink): void {
+  if (!child.content) return;
+  parent.content = true;
+  const items = asItems(child.nodes, (n) => n.tag === 'li', 'li');
+  if (items.length > 0) push(parent, el(frame.tag === 'ol' ? 'ol' : 'ul', items));
+}
+
+function finishDl(child: Sink, parent: Sink): void {
+  if (!child.content) return;
+  parent.content = true;
+  const items = asItems(child.nodes, (n) => n.tag === 'dt' || n.tag === 'dd', 'dd');
+  if (items.length > 0) push(parent, el('dl', items));
+}
+
+/** thead/tbody/tfoot: its rows pass to the table, rows of a thead marked as header rows. */
+function finishTSection(frame: Frame, child: Sink, parent: Sink): void {
+  for (const n of child.nodes) {
+    if (n.kind === 'el' && n.tag === 'tr' && frame.tag === 'thead') n.head = true;
+    push(parent, n);
+  }
+  if (child.content) parent.content = true;
+}
+
+/** A table row: its cells, loose content wrapped in a cell. */
+function finishTr(child: Sink, parent: Sink): void {
+  const cells: ContentElement[] = [];
+  for (const n of child.nodes) {
+    if (n.kind === 'el' && (n.tag === 'td' || n.tag === 'th')) cells.push(n);
+    else if (n.kind === 'el' || NON_BLANK.test(n.text)) cells.push(el('td', [n]));
+  }
+  if (child.content) parent.content = true;
+  if (cells.length > 0) push(parent, el('tr', cells));
 }
 
 /** Elements climbed at most when comparing ancestors (real pages nest at most a few hundred deep). */
