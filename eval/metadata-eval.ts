@@ -1,13 +1,15 @@
 // Metadata accuracy on the validation split: title, author and publish date against the WCXB ground truth.
 //
-//   npx tsx eval/metadata-eval.ts [--split val|train|all] [--show-misses N]
+//   npx tsx eval/metadata-eval.ts [--split val|train|all] [--show-misses N] [--no-readability]
 //
 // Match rules (a page counts only where the ground truth has a value):
 //   title  — equal after normalisation (lower-case, \w tokens), or token F1 >= 0.9;
 //   author — one contains the other, case-insensitive, after normalisation;
 //   date   — the same day (YYYY-MM-DD).
 // Beside pith's ladder it prints a simple baseline (raw <title>, <meta name=author>, article:published_time) and
-// how often a value was given where the ground truth has none.
+// how often a value was given where the ground truth has none, and Readability.js's title (linkedom) beside pith's;
+// then title accuracy on the Readability.js test pages (all of them; expected-metadata.json, Readability's own
+// titles) for both. --no-readability skips Readability.js (about 0.4 s a page).
 
 import { parseArgs } from 'node:util';
 import { parseHtmlDocument } from '../src/core/parse/dom.js';
@@ -16,6 +18,10 @@ import { normaliseDate } from '../src/core/metadata/dates.js';
 import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
 import { authorMatches, dateMatches, titleMatches } from '../dev/metadata-match.js';
 import { readSplits } from '../dev/splits.js';
+import { readabilityExtract } from './readability.js';
+import { READABILITY_PAGE_URL, listReadabilitySlugs, loadReadabilityPage, readabilityDir } from './readability-pages.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const TITLE_RE = /<title[^>]*>([\s\S]*?)<\/title>/i;
 const META_AUTHOR_RE = /<meta[^>]+name=["']author["'][^>]*content=["']([^"']*)["']/i;
@@ -43,7 +49,12 @@ interface Tally {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { split: { type: 'string', default: 'val' }, 'show-misses': { type: 'string', default: '0' } } });
+  const { values } = parseArgs({
+    options: { split: { type: 'string', default: 'val' }, 'show-misses': { type: 'string', default: '0' }, 'no-readability': { type: 'boolean', default: false } },
+  });
+  const withReadability = !values['no-readability'];
+  let rdTitle = 0;
+  let rdTitleArticles = 0;
   const split = values.split;
   const showMisses = Number(values['show-misses']);
   const ids = split === 'all' ? listPageIds() : split === 'train' ? readSplits().train : readSplits().val;
@@ -70,6 +81,11 @@ function main(): void {
       author: META_AUTHOR_RE.exec(page.html)?.[1] ?? null,
       date: normaliseDate(META_PUBLISHED_RE.exec(page.html)?.[1]),
     };
+    if (withReadability && page.groundTruth.title) {
+      const ok = titleMatches(readabilityExtract(page.html).title, page.groundTruth.title);
+      if (ok) rdTitle++;
+      if (ok && page.pageType === 'article') rdTitleArticles++;
+    }
     for (const f of FIELDS) {
       const truth = f.truth(page);
       for (const t of page.pageType === 'article' ? [tallies.get(f.name)!, articleTallies.get(f.name)!] : [tallies.get(f.name)!]) {
@@ -91,19 +107,47 @@ function main(): void {
   const rows: string[] = [];
   rows.push(`Metadata accuracy, split=${split}, ${n} pages (${(performance.now() - t0).toFixed(0)} ms total, metadata ${(metaMs / n).toFixed(2)} ms/page)`);
   rows.push('');
-  rows.push('| field | pages with truth | pith | baseline | given where truth is null | articles: pith (n) |');
-  rows.push('| --- | ---: | ---: | ---: | ---: | ---: |');
+  rows.push('| field | pages with truth | pith | baseline | Readability.js | given where truth is null | articles: pith (n) | articles: Readability.js |');
+  rows.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const f of FIELDS) {
     const t = tallies.get(f.name)!;
     const a = articleTallies.get(f.name)!;
     rows.push(
-      `| ${f.name} | ${t.withTruth} | ${pct(t.pith, t.withTruth)} | ${pct(t.baseline, t.withTruth)} | ${pct(t.noTruthGiven, t.noTruth)} of ${t.noTruth} | ${pct(a.pith, a.withTruth)} (${a.withTruth}) |`,
+      `| ${f.name} | ${t.withTruth} | ${pct(t.pith, t.withTruth)} | ${pct(t.baseline, t.withTruth)} | ${f.name === 'title' && withReadability ? pct(rdTitle, t.withTruth) : '   -  '} | ${pct(t.noTruthGiven, t.noTruth)} of ${t.noTruth} | ${pct(a.pith, a.withTruth)} (${a.withTruth}) | ${f.name === 'title' && withReadability ? pct(rdTitleArticles, a.withTruth) : '   -  '} |`,
     );
   }
   rows.push('');
   rows.push('baseline: raw <title>, <meta name="author">, article:published_time.');
+  const rd = readabilityPageTitles(withReadability);
+  if (rd !== null) {
+    rows.push('');
+    rows.push(`Readability.js test pages (all ${rd.n} with an expected title; expected-metadata.json holds Readability's own titles):`);
+    rows.push(`title: pith ${pct(rd.pith, rd.n)}${withReadability ? `, Readability.js ${pct(rd.readability, rd.n)}` : ''}`);
+  }
   console.log(rows.join('\n'));
   if (misses.length > 0) console.log('\n' + misses.join('\n'));
+}
+
+/** Title accuracy on the Readability.js test pages (null when they are not there). */
+function readabilityPageTitles(withReadability: boolean): { n: number; pith: number; readability: number } | null {
+  let slugs: string[];
+  try {
+    slugs = listReadabilitySlugs();
+  } catch {
+    return null;
+  }
+  const r = { n: 0, pith: 0, readability: 0 };
+  for (const slug of slugs) {
+    const f = join(readabilityDir(), slug, 'expected-metadata.json');
+    if (!existsSync(f)) continue;
+    const expected = (JSON.parse(readFileSync(f, 'utf8')) as { title?: string | null }).title;
+    if (!expected) continue;
+    const { html } = loadReadabilityPage(slug);
+    r.n++;
+    if (titleMatches(extractMetadata(parseHtmlDocument(html), { url: READABILITY_PAGE_URL }).title, expected)) r.pith++;
+    if (withReadability && titleMatches(readabilityExtract(html).title, expected)) r.readability++;
+  }
+  return r;
 }
 
 main();

@@ -59,6 +59,15 @@ export function preferHeading(title: string | null, h1: string | null): string |
 }
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
+/**
+ * A JSON-LD headline that is a label, not the page's title: it does not agree with the page's `h1`, while the
+ * `<title>` does (Wikipedia's "Wikimedia list article" beside "List of Nobel laureates").
+ */
+export function labelNotTitle(headline: string | null, title: string | null, h1: string | null): boolean {
+  if (headline === null || title === null || h1 === null) return false;
+  return tokenF1(headline, h1) < HEADING_AGREEMENT && tokenF1(title, h1) >= HEADING_AGREEMENT;
+}
+
 function tokenF1(a: string, b: string): number {
   const ta = a.toLowerCase().match(TOKEN) ?? [];
   const tb = b.toLowerCase().match(TOKEN) ?? [];

@@ -6,7 +6,7 @@
 import type { DomNode } from '../parse/dom.js';
 import { PAGE_KINDS, type PageKind, type PageMetadata } from '../../types.js';
 import { firstDate } from './dates.js';
-import { absolute, clean, cleanAuthor, firstOf, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
+import { absolute, clean, cleanAuthor, firstOf, labelNotTitle, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
 import { pickJsonLd } from './json-ld.js';
 import { detectLanguage, normaliseLanguage } from './language.js';
 import { collectCandidates } from './walk.js';
@@ -28,7 +28,7 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
   const siteName = clean(m.get('og:site_name') ?? ld?.siteName ?? ld?.publisher ?? m.get('application-name') ?? null);
 
   const rawTitle = firstOf(
-    ld?.headline,
+    labelNotTitle(ld?.headline ?? null, c.title, c.h1) ? null : ld?.headline,
     m.get('og:title'),
     m.get('twitter:title'),
     m.get('dc.title'),

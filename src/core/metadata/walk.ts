@@ -20,6 +20,10 @@ export interface Candidates {
   types: Set<string>;
   title: string | null;
   h1: string | null;
+  /** The h1 chosen so far is only a link to the site's home page (a logo). */
+  h1Home: boolean;
+  /** The h1 chosen is marked `itemprop="headline"`. */
+  h1Headline: boolean;
   htmlLang: string | null;
   canonical: string | null;
   imageSrc: string | null;
@@ -32,6 +36,26 @@ export interface Candidates {
   timePublished: string | null;
 }
 
+/** Permalink marks after a heading's text ("Quickstart¶", "Install #"). */
+const TRAILING_MARKS = /[\s\u00b6#\u00a7\u{1f517}]+$/u;
+const HOME_HREF = /^(?:https?:\/\/[^/]+)?\/?(?:index\.\w+)?$/i;
+
+/** An element whose only content is one link to the site's home page. */
+function isHomeLink(el: DomNode): boolean {
+  let n: DomNode | null = el.firstChild;
+  let link: DomNode | null = null;
+  for (; n !== null; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      if (/\S/.test((n as unknown as { data: string }).data)) return false;
+    } else if (n.nodeType === 1) {
+      if (link !== null || (n as DomElement).localName !== 'a') return false;
+      link = n;
+    }
+  }
+  const href = link === null ? null : (link as DomElement).getAttribute('href');
+  return href !== null && HOME_HREF.test(href.trim());
+}
+
 /** Every candidate value of the page's metadata, from one walk of at most MAX_ELEMENTS elements. */
 export function collectCandidates(document: DomNode): Candidates {
   const c: Candidates = {
@@ -40,6 +64,8 @@ export function collectCandidates(document: DomNode): Candidates {
     types: new Set(),
     title: null,
     h1: null,
+    h1Home: false,
+    h1Headline: false,
     htmlLang: null,
     canonical: null,
     imageSrc: null,
@@ -139,9 +165,16 @@ function visit(el: DomElement, c: Candidates): boolean {
     default:
       break;
   }
-  if (tag === 'h1' && c.h1 === null) {
-    const t = textOf(el);
-    if (t) c.h1 = t;
+  if (tag === 'h1' && !c.h1Headline) {
+    // The page's headline h1: one marked itemprop="headline" wins; an h1 that is only a link home (a site logo:
+    // `<h1><a href="/">V8</a></h1>`) is passed over for a later one.
+    const t = textOf(el)?.replace(TRAILING_MARKS, '') || null;
+    const headline = el.hasAttributes() && attr(el, 'itemprop') === 'headline';
+    if (t && (headline || c.h1 === null || c.h1Home)) {
+      c.h1 = t;
+      c.h1Home = !headline && isHomeLink(el);
+      c.h1Headline = headline;
+    }
   }
   const hasAttributes = el.hasAttributes();
   if (tag === 'time') {

@@ -172,3 +172,24 @@ describe('page kinds (what the structured data declares)', () => {
     expect(m.title).toBe('T');
   });
 });
+
+describe('titles a reader would choose', () => {
+  const meta = (html: string) => extractMetadata(parseHtmlDocument(html));
+
+  it('passes over a site-logo h1 (a link home) for the headline h1', () => {
+    const html = '<html><head><title>Outside the web: standalone WebAssembly binaries using Emscripten · V8</title></head><body>' +
+      '<header><h1><a href="/">V8</a></h1></header><article><h1 itemprop="headline">Outside the web: standalone WebAssembly binaries using Emscripten</h1></article></body></html>';
+    expect(meta(html).title).toBe('Outside the web: standalone WebAssembly binaries using Emscripten');
+  });
+
+  it('never takes a JSON-LD type label that the title and h1 disagree with', () => {
+    const html = '<html><head><title>List of Nobel laureates - Wikipedia</title>' +
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","name":"List of Nobel laureates","headline":"Wikimedia list article"}</script>' +
+      '</head><body><h1>List of Nobel laureates</h1></body></html>';
+    expect(meta(html).title).toBe('List of Nobel laureates');
+  });
+
+  it('drops a permalink mark after the heading', () => {
+    expect(meta('<html><head><title>Quickstart — Flask Documentation</title></head><body><h1>Quickstart<a class="headerlink" href="#q">¶</a></h1></body></html>').title).toBe('Quickstart');
+  });
+});
