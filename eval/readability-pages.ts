@@ -56,6 +56,8 @@ export interface ReadabilityPage {
   html: string;
   /** Text of expected.html: its text nodes joined by spaces (no words glued at tag boundaries). */
   expectedText: string;
+  /** expected.html itself (the article HTML Readability's maintainers expect). */
+  expectedHtml: string;
 }
 
 const SKIP_TEXT_OF = new Set(['script', 'style', 'noscript', 'template']);
@@ -81,7 +83,7 @@ export function textOfHtml(html: string): string {
 export function loadReadabilityPage(slug: string, dir = readabilityDir()): ReadabilityPage {
   const html = decodeHtml(gunzipSync(readFileSync(join(dir, slug, 'source.html.gz'))));
   const expected = decodeHtml(gunzipSync(readFileSync(join(dir, slug, 'expected.html.gz'))));
-  return { slug, site: siteOf(slug), html, expectedText: textOfHtml(expected) };
+  return { slug, site: siteOf(slug), html, expectedText: textOfHtml(expected), expectedHtml: expected };
 }
 
 export interface ReadabilitySplit {

@@ -1,0 +1,151 @@
+// Fidelity: what the reader sees, beyond a bag of words. Two parts:
+//  1. per element kind, against the expected article HTML of the Readability.js test pages (validation part):
+//     headings, list items, code blocks (exact text), table cells, images, links, blockquotes: the share of the
+//     expected ones the output has as the same kind (multiset match on whitespace-normalised text; images by file
+//     name), and how many extra ones it adds (per expected one);
+//  2. over the WCXB dev pages: pages whose output repeats a paragraph (p, h1-h6, dd, dt, figcaption, blockquote)
+//     of 80+ characters more often than the ground truth has it, pages that come out empty although the ground truth is not, and `<pre>` blocks kept partly
+//     (some of their lines in the output, others not).
+// pith's HTML output and Readability.js's article HTML are read the same way.
+//
+//   npx tsx dev/fidelity.ts [--dev-pages all|val]      (also run by `npm run eval`)
+import { type DomElement, type DomNode, isElement, isText, parseHtmlDocument } from '../src/core/parse/dom.js';
+import { preformattedText } from '../src/core/blocks/units.js';
+
+export const KINDS = ['headings', 'list items', 'code blocks', 'table cells', 'images', 'links', 'blockquotes'] as const;
+export type Kind = (typeof KINDS)[number];
+
+const SPACES = /\s+/g;
+const norm = (s: string): string => s.replace(SPACES, ' ').trim();
+
+/** Text of an element's subtree (script and style left out). */
+function textIn(root: DomNode): string {
+  let s = '';
+  const todo: DomNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (isText(n)) s += n.data;
+    else if (isElement(n) && (n.localName === 'script' || n.localName === 'style')) continue;
+    else {
+      const kids: DomNode[] = [];
+      for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
+      for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
+      if (isElement(n) && n.localName === 'br') s += ' ';
+    }
+  }
+  return s;
+}
+
+function elements(root: DomNode): DomElement[] {
+  const out: DomElement[] = [];
+  const todo: DomNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (isElement(n)) out.push(n);
+    const kids: DomNode[] = [];
+    for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
+    for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
+  }
+  return out;
+}
+
+const fileName = (src: string): string => {
+  const path = src.split(/[?#]/)[0];
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)).toLowerCase();
+};
+
+/** The elements of each kind in an HTML fragment, as comparable keys. */
+export function elementKeys(html: string): Record<Kind, string[]> {
+  const keys = Object.fromEntries(KINDS.map((k) => [k, [] as string[]])) as Record<Kind, string[]>;
+  for (const el of elements(parseHtmlDocument(html))) {
+    const tag = el.localName;
+    if (/^h[1-6]$/.test(tag)) keys.headings.push(norm(textIn(el)));
+    else if (tag === 'li') keys['list items'].push(norm(textIn(el)));
+    else if (tag === 'pre') keys['code blocks'].push(preformattedText(el).replace(/[ \t]+$/gm, ''));
+    else if (tag === 'td' || tag === 'th') keys['table cells'].push(norm(textIn(el)));
+    else if (tag === 'img') {
+      const src = el.getAttribute('src');
+      if (src) keys.images.push(fileName(src));
+    } else if (tag === 'a' && el.getAttribute('href') !== null) keys.links.push(norm(textIn(el)));
+    else if (tag === 'blockquote') keys.blockquotes.push(norm(textIn(el)));
+  }
+  for (const k of KINDS) keys[k] = keys[k].filter((x) => x !== '');
+  return keys;
+}
+
+export interface KindCount {
+  expected: number;
+  found: number;
+  extra: number;
+}
+
+/** Per kind: expected elements, how many the output has (multiset match), how many it has beyond them. */
+export function compareKinds(expectedHtml: string, outputHtml: string): Record<Kind, KindCount> {
+  const want = elementKeys(expectedHtml);
+  const got = elementKeys(outputHtml);
+  const out = {} as Record<Kind, KindCount>;
+  for (const k of KINDS) {
+    const pool = new Map<string, number>();
+    for (const x of got[k]) pool.set(x, (pool.get(x) ?? 0) + 1);
+    let found = 0;
+    for (const x of want[k]) {
+      const n = pool.get(x) ?? 0;
+      if (n > 0) {
+        found++;
+        pool.set(x, n - 1);
+      }
+    }
+    out[k] = { expected: want[k].length, found, extra: got[k].length - found };
+  }
+  return out;
+}
+
+/** Paragraph-like elements (list items, cells and code blocks repeat on purpose: a price list in two tabs). */
+const PARAGRAPH_TAGS = /^(?:p|h[1-6]|dd|dt|figcaption|blockquote)$/;
+
+/** Texts of an HTML output's paragraphs, as a reader sees them one after another. */
+function paragraphsOfHtml(html: string): string[] {
+  const out: string[] = [];
+  for (const el of elements(parseHtmlDocument(html))) {
+    if (PARAGRAPH_TAGS.test(el.localName)) out.push(norm(textIn(el)));
+  }
+  return out;
+}
+
+/** Minimum length of a paragraph counted by `repeatsParagraph`. */
+export const REPEAT_MIN_CHARS = 80;
+
+/** Whether the output shows some paragraph of 80+ characters more often than the reference text has it. */
+export function repeatsParagraph(outputHtml: string, reference: string): boolean {
+  const counts = new Map<string, number>();
+  for (const p of paragraphsOfHtml(outputHtml)) {
+    if (p.length < REPEAT_MIN_CHARS) continue;
+    const key = p.replace(SPACES, '');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const ref = reference.replace(SPACES, '');
+  for (const [key, n] of counts) {
+    if (n < 2) continue;
+    let inRef = 0;
+    for (let i = ref.indexOf(key); i >= 0; i = ref.indexOf(key, i + key.length)) inRef++;
+    if (n > Math.max(1, inRef)) return true;
+  }
+  return false;
+}
+
+/** `<pre>` blocks of the source page of which the output text has some lines but not all: [partly, with 2+ lines]. */
+export function preKeptPartly(sourceHtml: string, outputText: string): [number, number] {
+  const text = outputText.replace(SPACES, '');
+  let partly = 0;
+  let counted = 0;
+  for (const el of elements(parseHtmlDocument(sourceHtml))) {
+    if (el.localName !== 'pre') continue;
+    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES, '')).filter((l) => l.length >= 4);
+    if (lines.length < 2) continue;
+    counted++;
+    let found = 0;
+    for (const l of lines) if (text.includes(l)) found++;
+    if (found > 0 && found < lines.length) partly++;
+  }
+  return [partly, counted];
+}
