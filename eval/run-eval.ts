@@ -26,6 +26,7 @@ import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
 import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit, textOfHtml } from './readability-pages.js';
 import { requireModels } from './require-models.js';
+import { renderFidelity, runFidelity } from './fidelity-eval.js';
 import { writeBenchmarkDocs } from '../dev/benchmarks-doc.js';
 import {
   blockMetrics,
@@ -306,6 +307,9 @@ async function main(): Promise<void> {
   }
 
   const readabilityResults = full && split === 'val' && !noReadability ? await evalReadabilityPages(sets) : null;
+  // Fidelity (dev/fidelity.ts): element kinds on the Readability pages, repeats, empty pages, <pre> kept partly.
+  const fidelity = readabilityResults !== null && sets.includes('pith') ? await runFidelity('val') : null;
+  if (fidelity !== null) process.stdout.write(`\n${renderFidelity(fidelity)}\n`);
 
   const outBase = full && split === 'val' ? 'latest' : 'partial';
   mkdirSync(resultsDir, { recursive: true });
@@ -322,6 +326,7 @@ async function main(): Promise<void> {
     command: ['npm run eval', ...process.argv.slice(2)].join(' ').replace('npm run eval ', 'npm run eval -- '),
     systems: results.map(({ errors: errs, ...rest }) => ({ ...rest, errors: errs })),
     readabilityPages: readabilityResults,
+    fidelity,
     perPage: Object.fromEntries(
       systems.map((s) => [s.key, (scores.get(s.key) ?? []).map((p) => ({ id: p.id, pageType: p.pageType, f1: round4(p.f1) }))]),
     ),
@@ -336,7 +341,8 @@ async function main(): Promise<void> {
     `labels aligned from the ground truth (mean coverage ${(json.meanBlockCoverage * 100).toFixed(1)}%). See dev/score.ts.\n\n` +
     renderTable(results, typeCounts, true) +
     '\n' +
-    (readabilityResults ? `\n${readabilityResults.title}\n\n${renderReadabilityTable(readabilityResults.rows, true)}\n` : '');
+    (readabilityResults ? `\n${readabilityResults.title}\n\n${renderReadabilityTable(readabilityResults.rows, true)}\n` : '') +
+    (fidelity ? `\n${renderFidelity(fidelity)}\n` : '');
   writeFileSync(join(resultsDir, `${outBase}.md`), md);
   process.stdout.write(`wrote ${join(resultsDir, outBase)}.json and .md\n`);
   if (resolve(resultsDir) === resolve(RESULTS_DIR) && outBase === 'latest') {
