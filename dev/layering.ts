@@ -3,7 +3,7 @@
 //   top level   src/ imports only src/ (and the model files in models/); dev/ imports src/ and dev/; eval/ and
 //               training/ import src/ and dev/, never each other; test/ imports src/, dev/ and test/.
 //   inside src/ foundation (types.ts, config.ts, errors.ts) <- core/ (parse, blocks, metadata, features, model, decode,
-//               render, extract.ts) <- io/ <- hosts/node/ and hosts/worker/: a file imports only its own layer or lower
+//               render, extract.ts, compat) <- io/ <- hosts/node/ and hosts/worker/: a file imports only its own layer or lower
 //               ones (srcLayer below), and the two hosts never import each other.
 //   everywhere  no import cycle, type-only imports included (a type cycle still ties two modules together).
 //
@@ -71,7 +71,7 @@ const TOP_ALLOWED: Readonly<Record<string, readonly string[]>> = {
  * Layer of a file under src/ (higher may import lower), and its host group for the top layer.
  *   0 foundation: types.ts, config.ts, errors.ts
  *   core/ (html -> Extraction, no host): 1 parse/ and fingerprint/ <- 2 blocks/ and metadata/ <- 3 features/
- *     <- 4 model/ and decode/ <- 5 render/ <- 6 extract.ts
+ *     <- 4 model/ and decode/ <- 5 render/ <- 6 extract.ts and compat/ (an Extraction in other tools' shapes)
  *   7 io/: bytes from outside (the guarded fetch, the bounded content decoder, charset, sniffing, WARC, the URL guard)
  *   8 hosts/node/ and hosts/worker/: never each other
  */
@@ -83,7 +83,7 @@ function srcLayer(path: string): { rank: number; host?: 'node' | 'worker' } {
   if (p.startsWith('core/features/')) return { rank: 3 };
   if (p.startsWith('core/model/') || p.startsWith('core/decode/')) return { rank: 4 };
   if (p.startsWith('core/render/')) return { rank: 5 };
-  if (p === 'core/extract.ts') return { rank: 6 };
+  if (p === 'core/extract.ts' || p.startsWith('core/compat/')) return { rank: 6 };
   if (p.startsWith('io/')) return { rank: 7 };
   if (p.startsWith('hosts/node/')) return { rank: 8, host: 'node' };
   if (p.startsWith('hosts/worker/')) return { rank: 8, host: 'worker' };

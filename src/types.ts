@@ -144,7 +144,7 @@ export interface Fingerprint {
  * The formats an extraction is presented in (src/core/render/present.ts), everywhere: extract(), the CLI, batch, the
  * Worker, jobs. In the order messages list them. A host that takes fewer checks against its own list of these.
  */
-export const FORMATS = ['text', 'markdown', 'html', 'json', 'debug'] as const;
+export const FORMATS = ['text', 'markdown', 'html', 'json', 'debug', 'reader'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function isFormat(value: string): value is Format {
@@ -168,6 +168,8 @@ export interface Extraction {
   html?: string;
   /** A self-contained HTML page showing every block, its label and probability (format 'debug'). */
   debugHtml?: string;
+  /** The reader view: the article as a standalone page to read, no script (format 'reader'; src/core/render/reader.ts). */
+  readerHtml?: string;
   /** The page's title (metadata.title). */
   title: string | null;
   metadata: PageMetadata;

@@ -17,6 +17,7 @@ import { resolveBaseUrl } from './render/url-policy.js';
 import { htmlFromTree } from './render/html.js';
 import { markdownFromTree } from './render/markdown.js';
 import { renderDebugHtml } from './render/debug.js';
+import { renderReaderHtml } from './render/reader.js';
 import { countWords, renderText } from './render/text.js';
 import { pageTextLayout } from './render/spacing.js';
 import { fingerprintOf } from './fingerprint/simhash.js';
@@ -38,7 +39,7 @@ export interface ExtractOptions {
   stage?: 'page' | 'block';
   /**
    * What to render besides `text` (always there): 'markdown' adds `markdown`, 'html' adds `html` (sanitised),
-   * 'json' adds both. Default 'text'. Metadata is always read.
+   * 'json' adds both, 'reader' adds `html` and `readerHtml`. Default 'text'. Metadata is always read.
    */
   format?: Format;
   /** Add `fingerprint` (SimHash of `text`, about 0.1 ms per 1,000 words). Default: only for format 'json'. */
@@ -168,12 +169,12 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   const format = options.format ?? 'text';
   let markdown: string | undefined;
   let cleanHtml: string | undefined;
-  if (format === 'markdown' || format === 'html' || format === 'json') {
+  if (format === 'markdown' || format === 'html' || format === 'json' || format === 'reader') {
     const document = page.document as DomNode;
     const tree = buildContentTree(document, keptTextNodes(page.blocks, labels), {
       baseUrl: resolveBaseUrl(document, options.url),
     });
-    if (format !== 'html') markdown = markdownFromTree(tree);
+    if (format === 'markdown' || format === 'json') markdown = markdownFromTree(tree);
     if (format !== 'markdown') cleanHtml = htmlFromTree(tree);
   }
   const wordCount = countWords(text);
@@ -207,5 +208,6 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
   if (cleanHtml !== undefined) extraction.html = cleanHtml;
   if (page.truncatedReason !== undefined) extraction.truncatedReason = page.truncatedReason;
   if (format === 'debug') extraction.debugHtml = renderDebugHtml(extraction, page);
+  if (format === 'reader') extraction.readerHtml = renderReaderHtml(extraction, { url: options.url });
   return extraction;
 }

@@ -1,43 +1,19 @@
-// The debug view in a real headless browser: Debian's chromium (`apt-get install -y chromium`) driven by
-// playwright-core, launched offline (platform notes). Checks the highlighting by computed style and keeps a
-// screenshot.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The debug view in a real headless browser (Debian's chromium, test/full/chromium.ts). Checks the highlighting
+// by computed style and keeps a screenshot.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extract } from '../../src/hosts/node/lib.js';
 import { parsePage } from '../../src/core/blocks/page.js';
 import { renderDebugHtml } from '../../src/core/render/debug.js';
 import { ARTICLE_PAGE, extractionFromLabels } from '../node/render/debug-helpers.js';
+import { PNG_SIGNATURE, launched } from './chromium.js';
 
-const CHROMIUM = process.env.PITH_CHROMIUM ?? '/usr/bin/chromium';
-const OFFLINE_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 const KEPT_BACKGROUND = 'rgb(223, 243, 228)';
 const DROPPED_BACKGROUND = 'rgb(246, 246, 246)';
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-let browser: Browser | undefined;
 let outDir: string | undefined;
-
-/** The browser, launched by the first test that needs it; a missing Chromium fails each test with how to get it. */
-async function launched(): Promise<Browser> {
-  if (browser) return browser;
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set PITH_CHROMIUM`);
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: OFFLINE_FLAGS });
-  return browser;
-}
 
 /** Where a screenshot goes (a temp folder, removed after the run unless PITH_KEEP_SCREENSHOTS is set). */
 function screenshotPath(name: string): string {
@@ -45,8 +21,7 @@ function screenshotPath(name: string): string {
   return join(outDir, name);
 }
 
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   if (outDir && !process.env.PITH_KEEP_SCREENSHOTS) rmSync(outDir, { recursive: true, force: true });
 });
 
@@ -65,6 +40,8 @@ async function rowsOf(html: string, screenshot?: string): Promise<Row[]> {
     // nothing may leave the page: the view is self-contained
     await page.route('**/*', (route) => route.abort());
     await page.setContent(html, { waitUntil: 'load' });
+    // runs of dropped blocks are folded: unfold them to measure every row
+    await page.$$eval('details', (els) => els.forEach((el) => ((el as HTMLDetailsElement).open = true)));
     const rows = await page.$$eval('li.block', (els) =>
       els.map((el) => {
         const style = getComputedStyle(el);

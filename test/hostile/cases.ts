@@ -836,11 +836,77 @@ export const CASES: HostileCase[] = [
     expect: 'invalid_url',
     budgetMs: 10_000,
   },
+  // The drop-in interfaces (src/hosts/worker/compat/routes.ts): every new input path.
+  getCase('mercury-no-url', 'GET /parser without url (Mercury error shape, 400)', '/parser', 'invalid_url'),
+  getCase('mercury-private-url', 'GET /parser?url= of a private address, unencoded as the plugins send it', '/parser?url=http://10.0.0.1/admin?x=1&y=2', 'blocked_target'),
+  {
+    name: 'mercury-redirect-to-private',
+    about: 'GET /parser?url= of a page that redirects to the cloud metadata address (the redirect-to-metadata upstream)',
+    input: { kind: 'request', request: ({ rawBase }) => new Request(`https://pith.test/parser?url=${rawBase}/case/redirect-to-metadata`) },
+    expect: 'blocked_target',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'readability-post-huge-body',
+    about: 'POST /readability with an 8 MB JSON body, over the body cap',
+    input: { kind: 'request', request: () => new Request('https://pith.test/readability', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/', pad: 'x'.repeat(8 * MB) }) }) },
+    expect: 'input_too_large',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'readability-post-no-url',
+    about: 'POST /readability with a JSON body that names no url',
+    input: { kind: 'request', request: () => new Request('https://pith.test/readability', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"href": 1}' }) },
+    expect: 'invalid_url',
+    budgetMs: 5_000,
+  },
+  {
+    name: 'ftr-extract-huge-inputhtml',
+    about: 'POST extract.php with an 8 MB inputhtml form field',
+    input: { kind: 'request', request: () => new Request('https://pith.test/extract.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `inputhtml=${'<p>x</p>'.repeat(MB)}` }) },
+    expect: 'input_too_large',
+    budgetMs: 15_000,
+  },
+  {
+    name: 'ftr-extract-gzip-bomb',
+    about: 'POST extract.php with a 1,000 MiB gzip bomb as its form body',
+    input: {
+      kind: 'request',
+      request: async ({ rawBase }) => {
+        const body = await (await fetch(`${rawBase}/bomb/gzip/1000`)).arrayBuffer();
+        return new Request('https://pith.test/extract.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' }, body });
+      },
+    },
+    expect: 'input_too_large',
+    budgetMs: 10_000,
+  },
+  {
+    name: 'ftr-extract-binary-inputhtml',
+    about: 'POST extract.php whose inputhtml is a PDF',
+    input: { kind: 'request', request: () => new Request('https://pith.test/extract.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `inputhtml=${encodeURIComponent('%PDF-1.7\n' + 'x'.repeat(2000))}` }) },
+    expect: 'not_html',
+    budgetMs: 5_000,
+  },
+  {
+    name: 'ftr-extract-broken-multipart',
+    about: 'POST extract.php labelled multipart/form-data with a body that is not',
+    input: { kind: 'request', request: () => new Request('https://pith.test/extract.php', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zzz' }, body: 'not a multipart body' }) },
+    expect: 'invalid_input',
+    budgetMs: 5_000,
+  },
+  getCase('ftr-feed-private-url', 'GET makefulltextfeed.php?url= of a private address', '/makefulltextfeed.php?url=http%3A%2F%2F192.168.1.1%2Ffeed', 'blocked_target'),
+  getCase('ftr-feed-bad-max', 'GET makefulltextfeed.php with max=-1', '/makefulltextfeed.php?url=http%3A%2F%2F127.0.0.1%3A9%2Ffeed&max=-1', 'invalid_input'),
 ];
 
+<<<<<<< HEAD
 /** A small POST /v1/extract from the client address `ip` (CF-Connecting-IP). */
 function postFrom(ip: string): Request {
   return new Request('https://pith.test/v1/extract?format=text', { method: 'POST', headers: { 'content-type': 'text/html', 'cf-connecting-ip': ip }, body: articlePage() });
+=======
+/** A GET of `path` on the Worker that must answer `expect` (the drop-in routes' simple refusals). */
+function getCase(name: string, about: string, path: string, expect: Outcome): HostileCase {
+  return { name, about, input: { kind: 'request', request: () => new Request(`https://pith.test${path}`) }, expect, budgetMs: 5_000 };
+>>>>>>> 1e9a310 (Drop-in interfaces and the reader view: Readability class and isProbablyReaderable in the library; Mercury /parser, /readability, Full-Text RSS extract.php and makefulltextfeed.php on the Worker; format 'reader' for browsers under READER_CSP; a debug view with a summary, a jump, a CSS-only filter and folded dropped runs; contracts in docs/interfaces/, screenshots from Chromium)
 }
 
 function jobRequest(body: string): Request {

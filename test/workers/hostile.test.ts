@@ -36,7 +36,8 @@ async function outcomeOf(response: Response): Promise<{ status: number; code: st
   if (response.status === 200) return { status: 200, code: 'ok', body, headers };
   let code = '(no JSON error body)';
   try {
-    code = (JSON.parse(body) as { error: { code: string } }).error.code;
+    const parsed = JSON.parse(body) as { error: { code: string } | true; code?: string };
+    code = parsed.error === true ? (parsed.code ?? '(Mercury error without code)') : parsed.error.code; // Mercury's shape: {error: true, messages, code}
   } catch {
     // keep the placeholder: the assertion below shows the body
   }

@@ -1,8 +1,10 @@
-// A self-contained HTML page that shows why each block was kept or dropped: the blocks in order, kept ones
-// highlighted, each with its content probability as a bar, its merged tag chain and its CDOM ancestry.
+// A self-contained HTML page that shows why each block was kept or dropped: a summary (kept words, decoder,
+// model) and a jump to the first kept block on top, then the blocks in order, kept ones highlighted, each with its
+// content probability as a bar, its merged tag chain and its CDOM ancestry. Runs of dropped blocks are folded in a
+// <details>; radio buttons with :checked selectors show all, only kept or only dropped blocks.
 // No scripts, no external resources; every page-derived string is escaped.
 
-import type { CdomNode, Extraction } from '../../types.js';
+import type { BlockResult, CdomNode, Extraction } from '../../types.js';
 import { escapeHtmlAttr, escapeHtmlText } from './html.js';
 // container: the predicted main-content container is named in the header and its blocks marked.
 import { blocksInside } from '../features/container.js';
@@ -52,6 +54,25 @@ li.kept .bar > i { background: var(--kept-edge); }
 .tags .chain { color: #3c4043; font-weight: 600; }
 li.block.in-container { box-shadow: inset -4px 0 0 #1a73e8; }
 .legend .c { border-color: #1a73e8; }
+.lead { display: flex; flex-wrap: wrap; gap: 8px 22px; align-items: baseline; margin: 4px 0 8px; font-size: 15px; }
+.lead b { font-size: 20px; }
+.filter { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 10px; font-size: 13px; }
+.filter label, .filter a { padding: 3px 10px; border: 1px solid #c8c8c8; border-radius: 14px; cursor: pointer; color: #1f1f1f; text-decoration: none; background: #fff; }
+.filter a { border-color: var(--kept-edge); color: var(--kept-edge); }
+input.show { position: absolute; opacity: 0; pointer-events: none; }
+#show-all:checked ~ header label[for=show-all], #show-kept:checked ~ header label[for=show-kept],
+#show-dropped:checked ~ header label[for=show-dropped] { background: #1f1f1f; border-color: #1f1f1f; color: #fff; }
+input.show:focus-visible ~ header .filter { outline: 2px solid #1a73e8; outline-offset: 4px; }
+#show-kept:checked ~ ol.blocks > li.fold, #show-kept:checked ~ ol.blocks li.dropped { display: none; }
+#show-dropped:checked ~ ol.blocks li.kept { display: none; }
+li.fold { margin: 3px 0; }
+li.fold > details > summary { cursor: pointer; padding: 4px 10px; border-left: 4px solid var(--drop-edge); background: var(--drop); color: #6b6b6b; font-size: 13px; }
+li.fold ol { list-style: none; margin: 0; padding: 0 0 0 12px; }
+@media (max-width: 600px) {
+  header { padding: 12px 14px; } ol.blocks { padding: 8px 8px 24px; }
+  li.block { grid-template-columns: 40px 1fr; padding: 6px 8px; }
+  .text, .tags { grid-column: 1 / 3; }
+}
 `;
 
 function pathOf(block: CdomNode, maxDepth: number): string {
@@ -98,41 +119,73 @@ export function renderDebugHtml(extraction: Extraction, page: DebugPage, options
   // container: the predicted main-content container (src/core/model/container-model.ts), null without a root
   const container = page.root ? predictContainer({ root: page.root, blocks: page.blocks, title: page.title ?? null }) : null;
   const inContainer = blocksInside(page, container?.node ?? null);
+  const total = extraction.blocks.length;
+  const firstKept = extraction.blocks.find((b) => b.label === 1)?.index ?? -1;
   let out =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>pith debug: ${escapeHtmlText(extraction.title ?? '(untitled)')}</title>` +
-    `<style>${STYLE}</style></head><body><header>` +
+    `<style>${STYLE}</style></head><body>` +
+    // The filter's radio buttons come first: the :checked ~ selectors reach the header and the list after them.
+    '<input type="radio" name="show" id="show-all" class="show" checked>' +
+    '<input type="radio" name="show" id="show-kept" class="show">' +
+    '<input type="radio" name="show" id="show-dropped" class="show"><header>' +
     `<h1>${escapeHtmlText(extraction.title ?? '(untitled)')}</h1>` +
-    '<div class="summary">' +
-    `<span><b>${kept}</b> of <b>${extraction.blocks.length}</b> blocks kept</span>` +
-    `<span><b>${extraction.wordCount}</b> words</span>` +
+    '<div class="lead">' +
+    `<span><b>${extraction.wordCount}</b> words kept</span>` +
+    `<span><b>${kept}</b> of ${total} blocks</span>` +
+    `<span>decoder <b>${escapeHtmlText(extraction.decoder)}</b></span>` +
     `<span>model <b>${escapeHtmlText(extraction.modelVersion)}</b> (${escapeHtmlText(extraction.featureSet)})</span>` +
+    '</div><div class="summary">' +
     `<span>${t.totalMs.toFixed(1)} ms (parse ${t.parseMs.toFixed(1)}, features ${t.featuresMs.toFixed(1)}, model ${t.modelMs.toFixed(1)}, page stage ${(t.pageMs ?? 0).toFixed(1)}, viterbi ${t.viterbiMs.toFixed(1)}, render ${t.renderMs.toFixed(1)})</span>` +
     (container?.node
       ? `<span class="container">container <b>${escapeHtmlText(chainOf(container.node, container.node.tags))}</b> (score ${container.score.toFixed(2)}, ${inContainer.reduce((a, b) => a + b, 0)} blocks)</span>`
       : '') +
     (extraction.truncated ? `<span><b>truncated</b>: ${escapeHtmlText(extraction.truncatedReason ?? '')}</span>` : '') +
-    '</div><dl class="meta">';
+    '</div><nav class="filter">' +
+    (firstKept >= 0 ? `<a href="#block-${firstKept}">jump to the first kept block (#${firstKept})</a>` : '<span>nothing was kept</span>') +
+    `<label for="show-all">all ${total}</label><label for="show-kept">kept ${kept}</label><label for="show-dropped">dropped ${total - kept}</label>` +
+    '</nav><dl class="meta">';
   for (const [k, v] of metaRows) if (v !== null) out += `<dt>${k}</dt><dd>${escapeHtmlText(v)}</dd>`;
   out +=
     '</dl><div class="legend"><span class="k">kept</span><span class="d">dropped</span>' +
     (container?.node ? '<span class="c">right edge: inside the predicted container</span>' : '') +
-    'bar: probability of content from the unary net; labels after Viterbi decoding</div></header><ol class="blocks">';
-  for (const b of extraction.blocks) {
-    const cdom = page.blocks[b.index];
-    const p = Number.isFinite(b.probability) ? Math.min(1, Math.max(0, b.probability)) : 0;
-    const text = b.text.length > maxText ? b.text.slice(0, maxText) + '…' : b.text;
-    const cls = `block ${b.label === 1 ? 'kept' : 'dropped'}${b.blockBreakAfter ? ' break-after' : ''}${inContainer[b.index] === 1 ? ' in-container' : ''}`;
+    'bar: probability of content from the unary net; labels after Viterbi decoding; runs of dropped blocks are folded</div></header><ol class="blocks">';
+  const blocks = extraction.blocks;
+  for (let i = 0; i < blocks.length; ) {
+    if (blocks[i].label === 1) {
+      out += blockItem(blocks[i], page, inContainer, maxText, maxDepth);
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < blocks.length && blocks[j].label !== 1) j++;
+    // A run of dropped blocks, folded: its first words say what it is.
+    const preview = blocks[i].text.trim().slice(0, 60);
     out +=
-      `<li class="${cls}" data-index="${b.index}" data-label="${b.label}" data-probability="${p.toFixed(4)}">` +
-      `<span class="idx">#${b.index}</span>` +
-      `<span class="prob"><span class="bar" title="${escapeHtmlAttr(p.toFixed(3))}"><i style="width:${(p * 100).toFixed(1)}%"></i></span>${p.toFixed(2)}</span>` +
-      `<span class="text">${escapeHtmlText(text)}</span>` +
-      `<span class="tags"><span class="chain">${escapeHtmlText(chainOf(cdom, b.tags))}</span>` +
-      (cdom ? ` ⟵ ${escapeHtmlText(pathOf(cdom, maxDepth))}` : '') +
-      '</span></li>';
+      `<li class="fold"><details><summary>${j - i} dropped block${j - i === 1 ? '' : 's'} (#${blocks[i].index}${j - i > 1 ? `–#${blocks[j - 1].index}` : ''})` +
+      (preview === '' ? '' : `: ${escapeHtmlText(preview)}${blocks[i].text.trim().length > 60 ? '…' : ''}`) +
+      '</summary><ol>';
+    for (let k = i; k < j; k++) out += blockItem(blocks[k], page, inContainer, maxText, maxDepth);
+    out += '</ol></details></li>';
+    i = j;
   }
   out += '</ol></body></html>';
   return out;
+}
+
+function blockItem(b: BlockResult, page: DebugPage, inContainer: ArrayLike<number>, maxText: number, maxDepth: number): string {
+  const cdom = page.blocks[b.index];
+  const p = Number.isFinite(b.probability) ? Math.min(1, Math.max(0, b.probability)) : 0;
+  const text = b.text.length > maxText ? b.text.slice(0, maxText) + '…' : b.text;
+  const cls = `block ${b.label === 1 ? 'kept' : 'dropped'}${b.blockBreakAfter ? ' break-after' : ''}${inContainer[b.index] === 1 ? ' in-container' : ''}`;
+  return (
+    `<li class="${cls}" data-index="${b.index}" data-label="${b.label}" data-probability="${p.toFixed(4)}" id="block-${b.index}">` +
+    `<span class="idx">#${b.index}</span>` +
+    `<span class="prob"><span class="bar" title="${escapeHtmlAttr(p.toFixed(3))}"><i style="width:${(p * 100).toFixed(1)}%"></i></span>${p.toFixed(2)}</span>` +
+    `<span class="text">${escapeHtmlText(text)}</span>` +
+    `<span class="tags"><span class="chain">${escapeHtmlText(chainOf(cdom, b.tags))}</span>` +
+    (cdom ? ` ⟵ ${escapeHtmlText(pathOf(cdom, maxDepth))}` : '') +
+    '</span></li>'
+  );
 }

@@ -1,4 +1,4 @@
-// The one presenter: an Extraction in a Format (text, markdown, html, json, debug), for every host. The Worker's
+// The one presenter: an Extraction in a Format (text, markdown, html, json, debug, reader), for every host. The Worker's
 // answers, `pith extract`, `pith batch --format json` lines, job result lines and feed articles all come from here,
 // so "json" has one shape; a host that adds fields (batch's id and ms) wraps it.
 
@@ -13,6 +13,7 @@ export const CONTENT_TYPE: Readonly<Record<Format, string>> = Object.freeze({
   html: 'text/html; charset=utf-8',
   json: 'application/json; charset=utf-8',
   debug: 'text/html; charset=utf-8',
+  reader: 'text/html; charset=utf-8',
 });
 
 /** Where the page came from and what to include: what the host knows beyond the Extraction. */
@@ -110,6 +111,9 @@ export function present(format: Format, extraction: Extraction, context: Present
     case 'html':
       if (extraction.html === undefined) throw new PithError('not_acceptable', 'this pith cannot render html: ask for text or json');
       return { body: htmlDocument(extraction, context), contentType: CONTENT_TYPE.html };
+    case 'reader':
+      if (extraction.readerHtml === undefined) throw new PithError('not_acceptable', 'this pith cannot render the reader view: ask for text or json');
+      return { body: extraction.readerHtml, contentType: CONTENT_TYPE.reader };
     case 'debug':
       if (extraction.debugHtml === undefined) throw new PithError('not_acceptable', 'this pith cannot render the debug view: ask for text or json');
       return { body: withNewline(extraction.debugHtml), contentType: CONTENT_TYPE.debug };

@@ -36,7 +36,7 @@ const FETCH_MAX_REDIRECTS = 5;
 const MAIN_HELP = `pith: the main content of a web page as plain text (Web2Text method)
 
 Usage:
-  pith extract <file|url|->  [--format text|markdown|html|json|debug] [--feature-set pith|paper]
+  pith extract <file|url|->  [--format text|markdown|html|json|debug|reader] [--feature-set pith|paper]
   pith batch <dir> --out <file.jsonl>  [--format text|markdown|html|json] [--jobs N] [--feature-set pith|paper] [--resume] [--recursive]
   pith batch <file.warc[.gz]>... --out <file.jsonl>  [--format ...] [--jobs N] [--feature-set pith|paper] [--resume]
   pith duplicates <file.jsonl>...  [--out <clusters.jsonl>] [--jobs N]
@@ -67,7 +67,8 @@ Options:
                             page); debug (an HTML page showing every block, kept ones highlighted with their
                             probability); json (the whole result, the Worker's shape: url, finalUrl, title,
                             metadata, text, markdown, html, wordCount, fingerprint, timings, blocks...;
-                            fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits)
+                            fingerprint.simhash: 64-bit SimHash of the text, 16 hex digits); reader (the
+                            article as a page to read: title, byline, date, light and dark themes, no script)
   --url <url>               the page's address, for a file or stdin: links and images become absolute
   --feature-set pith|paper  which model to use (default: pith)
   --timeout-ms <n>          fetch timeout for a URL (default ${FETCH_TIMEOUT_MS})

@@ -35,3 +35,5 @@ export {
   simhash,
   simhashBands,
 } from '../../core/fingerprint/simhash.js';
+export { Readability, isProbablyReaderable } from './readability.js';
+export type { ReadabilityArticle, ReadabilityOptions, ReaderableOptions, DocumentLike } from './readability.js';

@@ -5,6 +5,7 @@
 //   GET  /                       a short HTML page with the routes and a form
 //   GET  /v1/extract?url=...     JSON by default (format=, nocache=, debug=, token=)
 //   POST /v1/extract             text/html body (?url= resolves links) or JSON {html, url}; nothing fetched
+//   GET  /parser, /readability, /extract.php, /makefulltextfeed.php   drop-in interfaces (compat/routes.ts)
 //   GET  /<target-url>           text/plain by default; options in the query (see options.ts for the rule)
 
 import { Hono, type Context } from 'hono';
@@ -19,11 +20,14 @@ import type { Extractor } from './extractor.js';
 import { onError, onNotFound } from './errors.js';
 import { htmlCsp } from './csp.js';
 import { decodeBody } from '../../io/charset.js';
-import { fetchPage, readRequestBody } from '../../io/fetch.js';
+import { fetchPage } from '../../io/fetch.js';
+import { baseUrlOf, readBoundedBody } from './request-body.js';
+import { READER_CSP } from '../../core/render/reader.js';
 import { sniffBinary } from '../../io/sniff.js';
 import { isHtmlMediaType, mediaTypeOf } from '../../io/media-type.js';
-import { chooseFormat } from './format.js';
+import { chooseFormat, wantsReader } from './format.js';
 import { checkTarget } from '../../io/guard.js';
+import { compatRoutes } from './compat/routes.js';
 import { feedRoutes } from './feed/routes.js';
 import { INDEX_HTML } from './index-page.js';
 import { jobsRoutes } from './jobs/routes.js';
@@ -33,6 +37,8 @@ type AppEnv = { Bindings: Env };
 type AppContext = Context<AppEnv>;
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+/** A reader page runs nothing and loads only https images (core/render/reader.ts). */
+const READER_HEADERS = { 'content-security-policy': READER_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } as const;
 
 function nonEmpty(extraction: Extraction): Extraction {
   if (extraction.text.trim() === '') {
@@ -43,14 +49,17 @@ function nonEmpty(extraction: Extraction): Extraction {
 
 async function respondRendered(format: Format, extraction: Extraction, context: PresentContext, extraHeaders: Record<string, string>): Promise<Response> {
   const { body, contentType } = present(format, extraction, context);
-  const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders });
+  const headers = new Headers({ 'content-type': contentType, etag: await etagFor(body), ...extraHeaders, ...(format === 'reader' ? READER_HEADERS : {}) });
   return new Response(body, { status: 200, headers });
 }
 
 /** The cached extraction flow shared by GET /v1/extract and the prefix form. */
 async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: string, options: RequestOptions, fallback: Format): Promise<Response> {
   const settings = settingsOf(c.env);
-  const format = chooseFormat(options.format, c.req.header('accept') ?? null, fallback);
+  const accept = c.req.header('accept') ?? null;
+  // The prefix form opened in a browser reads as a page (format.ts, wantsReader); everything else negotiates.
+  const browser = fallback === 'text' && (options.format === undefined || options.format === '') && wantsReader(accept, c.req.header('user-agent') ?? null);
+  const format = browser ? 'reader' : chooseFormat(options.format, accept, fallback);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const modelVersion = extractor.modelVersion;
   const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
@@ -58,7 +67,12 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: true };
   const cached = cacheable ? await serveCached(key, wantsBypass(c.req.raw, options.nocache)) : undefined;
-  if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
+  const answer = (response: Response): Response => {
+    withClientCacheHeaders(response, clientHeaders);
+    if (fallback === 'text') response.headers.set('vary', 'Accept, User-Agent'); // the reader view depends on both
+    return response;
+  };
+  if (cached !== undefined) return answer(cached);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
   const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, ...renderOptionsFor(format), limits: settings.limits }));
@@ -74,40 +88,14 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   if (stored && format === 'html' && !options.debug && extraction.html !== undefined) {
     storeArticle(c.executionCtx, articleKey(target, modelVersion, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
   }
-  return withClientCacheHeaders(response, clientHeaders);
+  return answer(response);
 }
 
-/**
- * Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}.
- * Not hono/body-limit: with a Content-Length (and no Transfer-Encoding) it checks only the header and passes the
- * stream on uncounted, and its limit is fixed when the middleware is built, where ours comes from the env per
- * request; readRequestBody() counts the bytes actually read and decoded, the same reader the page fetcher uses.
- */
+/** Reads a POST /v1/extract body: text/html (charset from header, BOM or <meta>) or JSON {html, url}; bounded (request-body.ts). */
 async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html: string; url?: string }> {
   const contentType = c.req.header('content-type') ?? '';
   const mediaType = mediaTypeOf(contentType);
-  const declared = Number(c.req.header('content-length') ?? '');
-  const maxBytes = settings.fetch.maxBytes;
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new PithError('input_too_large', `the posted body is ${declared} bytes, more than the ${maxBytes} pith takes`);
-  }
-  const readBody = async (): Promise<Uint8Array> => {
-    // One deadline for the whole body, like a fetch: a client sending a byte a second holds nothing for long.
-    const timeoutMs = settings.fetch.timeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PithError('request_timeout', `the posted body did not arrive within ${timeoutMs} ms`, { timeoutMs })), timeoutMs);
-    });
-    deadline.catch(() => undefined);
-    try {
-      return await readRequestBody(c.req.raw.body, c.req.header('content-encoding') ?? null, maxBytes, deadline);
-    } catch (err) {
-      if (err instanceof PithError && err.code === 'upstream_error') throw new PithError('invalid_input', err.message); // a broken client stream
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const readBody = (): Promise<Uint8Array> => readBoundedBody(c.req.raw, settings);
   const htmlOf = (bytes: Uint8Array, type: string): string => {
     const binary = sniffBinary(bytes);
     if (binary !== null) throw new PithError('not_html', `the posted body is labelled ${mediaType} but holds ${binary}, not HTML`, { mediaType });
@@ -137,19 +125,6 @@ async function readPostedHtml(c: AppContext, settings: Settings): Promise<{ html
 function pathAndQueryOf(c: AppContext): string {
   const requestUrl = new URL(c.req.url);
   return requestUrl.pathname + requestUrl.search;
-}
-
-/** Checks that a url given only for resolving links is an absolute http(s) URL; it is never fetched. */
-function baseUrlOf(url: string | undefined): string | undefined {
-  if (url === undefined || url === '') return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new PithError('invalid_url', `url "${url.slice(0, 200)}" is not an absolute URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new PithError('invalid_url', 'url must be http or https');
-  return parsed.href;
 }
 
 /** Builds the app around an extractor (src/hosts/worker/index.ts passes the real one). */
@@ -189,6 +164,10 @@ export function createApp(extractor: Extractor): Hono<AppEnv> {
 
   app.route('/', feedRoutes(extractor)); // GET /v1/feed, GET /feed/<feed-url> (feed/routes.ts)
   app.route('/', jobsRoutes(extractor)); // POST /v1/jobs, GET /v1/jobs/<id>[/results|/duplicates] (jobs/routes.ts)
+  // Mercury, Readability-server and Full-Text RSS interfaces (compat/routes.ts), also under /t/<token>/
+  const compat = compatRoutes(extractor);
+  app.route('/', compat);
+  app.route('/t/:token', compat);
 
   // Unknown API paths are not targets.
   app.all('/v1/*', (c) => onNotFound(c));

@@ -5,7 +5,7 @@ import { PithError } from '../../errors.js';
 import { FORMATS, type Format, isFormat } from '../../types.js';
 
 /** Media types of each format that a plain `Accept` can name, in the order a wildcard prefers them. */
-const FORMAT_MEDIA_TYPE: Readonly<Record<Exclude<Format, 'debug'>, string>> = Object.freeze({
+const FORMAT_MEDIA_TYPE: Readonly<Record<Exclude<Format, 'debug' | 'reader'>, string>> = Object.freeze({
   text: 'text/plain',
   markdown: 'text/markdown',
   html: 'text/html',
@@ -73,4 +73,17 @@ export function chooseFormat(queryFormat: string | undefined, accept: string | n
     );
   }
   return best;
+}
+
+// A browser's User-Agent (the engines' tokens after Mozilla/5.0) that is not a crawler or a feed fetcher.
+const BROWSER_UA = /^Mozilla\/5\.0 \(.*\b(?:Chrome|Firefox|Safari|Edg|OPR)\//;
+const NOT_A_PERSON = /bot|crawl|spider|slurp|fetch|feed|rss|curl|wget|headless|lighthouse/i;
+
+/**
+ * Whether a prefix-form request with no ?format= is a person opening the link in a browser: Accept names
+ * text/html and the User-Agent is a browser's. They get the reader view (format 'reader') instead of text.
+ */
+export function wantsReader(accept: string | null, userAgent: string | null): boolean {
+  if (accept === null || !accept.toLowerCase().includes('text/html') || userAgent === null) return false;
+  return BROWSER_UA.test(userAgent) && !NOT_A_PERSON.test(userAgent);
 }

@@ -340,3 +340,22 @@ export function spliceArticles(feed: FeedDocument, articles: ReadonlyMap<number,
   }
   return out + text.slice(at);
 }
+
+// The whole feed as JSON (Full-Text RSS's format=json): elements as objects, attributes as "@name", text as
+// "#text" when an element also has attributes, items and entries always arrays.
+const jsonParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  textNodeName: '#text',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  htmlEntities: true,
+  isArray: (name) => name === 'item' || name === 'entry',
+});
+
+/** A feed pith has written (spliceArticles) as a JSON value: {"rss": {"channel": {..., "item": [...]}}} for RSS. */
+export function feedAsJson(xml: string): unknown {
+  return jsonParser.parse(xml) as unknown;
+}

@@ -34,7 +34,8 @@ import { checkTarget } from '../../../io/guard.js';
 import { FLAG_VALUE, TRUE_VALUE, parseOptions, splitPrefixTarget, type RequestOptions } from '../options.js';
 import { articleFor, fillArticles, type ItemStatus } from './articles.js';
 import { nearDuplicateItems } from './dedupe.js';
-import { FEED_CONTENT_TYPE, readFeed, spliceArticles } from './feed-xml.js';
+import { FEED_CONTENT_TYPE, feedAsJson, readFeed, spliceArticles } from './feed-xml.js';
+import { applyLinkPolicy, type LinkPolicy } from '../../../core/compat/links.js';
 
 export interface FeedEnv extends Env {
   PITH_FEED_BUDGET_MS?: string;
@@ -111,13 +112,25 @@ function itemsHeader(filled: number, kept: number, timedOut: number, dropped: nu
   return `filled=${filled}; kept=${kept}; timed-out=${timedOut}${dropped === null ? '' : `; dropped=${dropped}`}`;
 }
 
-async function serveFeed(
+/**
+ * Full-Text RSS's way of answering (makefulltextfeed.php): only the first `max` items, `excludeFailed` (exc=1) drops
+ * the items whose article could not be had, `links` handles the articles' links, `json` answers the feed as JSON.
+ */
+export interface FeedShape {
+  onlyFirstMax: boolean;
+  excludeFailed: boolean;
+  links: LinkPolicy;
+  json: boolean;
+}
+
+export async function serveFeed(
   c: Context<FeedAppEnv>,
   extractor: Extractor,
   rawTarget: string,
   options: RequestOptions,
   maxValue: string | undefined,
   dedupe: boolean,
+  shape?: FeedShape,
 ): Promise<Response> {
   const startedAt = Date.now();
   const settings = settingsOf(c.env);
@@ -126,7 +139,8 @@ async function serveFeed(
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const origin = new URL(c.req.url).origin;
   const keyOptions: Record<string, string> = dedupe ? { max: String(max), dedupe: '1' } : { max: String(max) };
-  const key = cacheKeyFor({ kind: 'feed', target, format: 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
+  if (shape !== undefined) keyOptions.ftr = `${Number(shape.onlyFirstMax)}${Number(shape.excludeFailed)}${shape.links}`;
+  const key = cacheKeyFor({ kind: 'feed', target, format: shape?.json ? 'feed-json' : 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
   const cacheable = feedSettings.cacheTtlS > 0;
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };
@@ -158,14 +172,21 @@ async function serveFeed(
     : new Set<number>();
   // The items left in the feed, by what happened to them.
   const left = (status: ItemStatus): number => outcome.statuses.filter((s, index) => s === status && !dropped.has(index)).length;
+  if (shape !== undefined) {
+    outcome.statuses.forEach((status, index) => {
+      if ((shape.onlyFirstMax && index >= max) || (shape.excludeFailed && status !== 'filled')) dropped.add(index);
+    });
+    if (shape.links !== 'preserve') for (const [index, html] of outcome.articles) outcome.articles.set(index, applyLinkPolicy(html, shape.links));
+  }
   for (const index of dropped) outcome.articles.delete(index);
-  const body = spliceArticles(feed, outcome.articles, dropped);
+  const xml = spliceArticles(feed, outcome.articles, dropped);
+  const body = shape?.json ? JSON.stringify(feedAsJson(xml)) : xml;
   const store = cacheable && outcome.timedOut === 0;
   const etag = await etagFor(body);
   const response = new Response(body, {
     status: 200,
     headers: {
-      'content-type': FEED_CONTENT_TYPE[feed.kind],
+      'content-type': shape?.json ? 'application/json; charset=utf-8' : FEED_CONTENT_TYPE[feed.kind],
       'x-pith-items': itemsHeader(left('filled'), left('kept'), left('timed-out'), dedupe ? dropped.size : null),
       'x-cache': 'MISS',
       'cache-control': store ? `public, max-age=${Math.floor(feedSettings.cacheTtlS)}` : 'no-store',
