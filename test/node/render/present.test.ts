@@ -15,8 +15,9 @@ describe('present', () => {
   it('gives every format a body and its media type', async () => {
     const x = await extract(PAGE, { url: 'https://example.com/tea', format: 'json' });
     const debug = await extract(PAGE, { format: 'debug' });
+    const reader = await extract(PAGE, { url: 'https://example.com/tea', format: 'reader' });
     for (const format of FORMATS) {
-      const out = present(format, format === 'debug' ? debug : x, { url: 'https://example.com/tea' });
+      const out = present(format, format === 'debug' ? debug : format === 'reader' ? reader : x, { url: 'https://example.com/tea' });
       expect(out.contentType, format).toBe(CONTENT_TYPE[format]);
       expect(out.body.length, format).toBeGreaterThan(0);
     }
@@ -35,7 +36,7 @@ describe('present', () => {
 
   it('refuses a format the core did not render, with not_acceptable', async () => {
     const x = await extract(PAGE, { format: 'text' });
-    for (const format of ['markdown', 'html', 'debug'] as const) expect(() => present(format, x), format).toThrow(expect.objectContaining({ code: 'not_acceptable' }));
+    for (const format of ['markdown', 'html', 'debug', 'reader'] as const) expect(() => present(format, x), format).toThrow(expect.objectContaining({ code: 'not_acceptable' }));
   });
 
   it('has one JSON shape: optional fields only when rendered or asked for, stages that add up', async () => {
