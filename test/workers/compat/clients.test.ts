@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_SENTENCE, NEWS_SENTENCE, feedUrl } from '../feed/helpers';
-import { call, page, uniqueId } from '../server/helpers';
+import { baseEnv, call, page, uniqueId } from '../server/helpers';
 
 const MERCURY_FIELDS = ['title', 'content', 'author', 'date_published', 'lead_image_url', 'dek', 'next_page_url', 'url', 'domain', 'excerpt', 'word_count', 'direction', 'total_pages', 'rendered_pages'];
 const READABILITY_FIELDS = ['url', 'title', 'content', 'textContent', 'length', 'excerpt', 'byline', 'dir', 'siteName', 'lang', 'publishedTime'];
@@ -90,6 +90,15 @@ describe('Readability server: /readability', () => {
     expect(viaGet.textContent).toBe(body.textContent);
   });
 
+  it('counts a POST once against the rate limit', async () => {
+    const vars = { PITH_RATE_LIMITER: baseEnv.TEST_RATE_LIMITER, PITH_RATE_LIMIT_PERIOD_S: '60' };
+    const headers = { 'content-type': 'application/json', 'cf-connecting-ip': `readability-${uniqueId()}` };
+    const body = JSON.stringify({ url: page('/page/article-news') });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call('/readability', { method: 'POST', headers, body }, vars)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]); // limit 3 per 60 s in vitest.config.ts
+  });
+
   it('refuses a body without a url, and bad JSON', async () => {
     const noUrl = await call('/readability', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(noUrl.status).toBe(400);
@@ -122,6 +131,10 @@ describe('Full-Text RSS: extract.php', () => {
     expect(body.content).toContain(NEWS_SENTENCE);
     expect(body.content).not.toContain('<a ');
     expect(body.domain).toBe('news.example');
+    // text in the form is not decoded again by the page's own <meta charset>
+    const latin = new URLSearchParams({ inputhtml: `<html><head><meta charset="iso-8859-1"></head><body><article><p>${'Café crème et pâtisserie au coin de la rue, chaque matin à huit heures. '.repeat(4)}</p></article></body></html>` });
+    const accents = (await (await call('/extract.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: latin.toString() })).json()) as { content: string };
+    expect(accents.content).toContain('Café crème et pâtisserie');
     const multipart = new FormData();
     multipart.set('inputhtml', html);
     multipart.set('content', '0');

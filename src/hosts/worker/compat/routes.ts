@@ -17,7 +17,6 @@ import { fullTextRssArticleOf } from '../../../core/compat/full-text-rss.js';
 import { isLinkPolicy, type LinkPolicy } from '../../../core/compat/links.js';
 import { mercuryArticleOf } from '../../../core/compat/mercury.js';
 import { readabilityArticleOf } from '../../../core/compat/readability.js';
-import { decodeBody } from '../../../io/charset.js';
 import { fetchPage } from '../../../io/fetch.js';
 import { mediaTypeOf } from '../../../io/media-type.js';
 import { checkTarget } from '../../../io/guard.js';
@@ -73,10 +72,15 @@ function tokenOf(c: CompatContext, params: URLSearchParams): string | undefined 
   return params.get('token') ?? params.get('key') ?? c.req.header('x-api-key') ?? c.req.param('token') ?? undefined;
 }
 
-/** Rate limit, then token: before any work, as on every route. */
+/** Requests already admitted: a POST is admitted before its body is read, and counts once against the rate limit. */
+const admitted = new WeakSet<Request>();
+
+/** Rate limit, then token: before any work, as on every route; once per request. */
 async function admit(c: CompatContext, settings: Settings, params: URLSearchParams): Promise<void> {
+  if (admitted.has(c.req.raw)) return;
   await enforceRateLimit(c.req.raw, (c.env ?? {}) as Env, settings);
   await requireToken(c.req.raw, tokenOf(c, params), settings);
+  admitted.add(c.req.raw);
 }
 
 function requiredUrl(url: string | undefined, example: string): string {
@@ -248,7 +252,8 @@ async function serveExtractPhp(c: CompatContext, extractor: Extractor): Promise<
   const binary = sniffBinary(new TextEncoder().encode(inputHtml.slice(0, 1024)));
   if (binary !== null) throw new PithError('not_html', `inputhtml holds ${binary}, not HTML`);
   const base = baseUrlOf(url === undefined || url === '' ? undefined : url);
-  const extraction = nonEmpty(await extractor.extract(decodeBody(new TextEncoder().encode(inputHtml), 'text/html; charset=utf-8').text, { url: base, format: 'html' }));
+  // The form's value is already text (forms are UTF-8): a <meta charset> in it must not decode it again.
+  const extraction = nonEmpty(await extractor.extract(inputHtml, { url: base, format: 'html' }));
   const body = JSON.stringify(fullTextRssArticleOf(extraction, { ...options, url: base ?? null, effectiveUrl: base ?? null }));
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
 }
