@@ -21,9 +21,9 @@ import { fetchPage } from '../../../io/fetch.js';
 import { mediaTypeOf } from '../../../io/media-type.js';
 import { checkTarget } from '../../../io/guard.js';
 import { sniffBinary } from '../../../io/sniff.js';
-import { enforceRateLimit, requireToken } from '../access.js';
+import { access } from '../access.js';
 import { cacheKeyFor, conditionalGet, etagFor, serveCached, storeMiss, wantsBypass, withClientCacheHeaders } from '../cache.js';
-import { settingsOf, type Env, type Settings } from '../env.js';
+import { settingsOf, type Settings } from '../env.js';
 import { errorResponse } from '../errors.js';
 import type { Extractor } from '../extractor.js';
 import { serveFeed, type FeedEnv } from '../feed/routes.js';
@@ -67,20 +67,10 @@ export function compatQuery(search: string, own: ReadonlySet<string>): { url: st
   return { url: url?.trim(), params };
 }
 
-/** The token as each client family sends it: ?token=, ?key=, X-Api-Key, /t/<token>/ (Authorization is read by requireToken). */
-function tokenOf(c: CompatContext, params: URLSearchParams): string | undefined {
+/** The token as each client family sends it: ?token=, ?key=, X-Api-Key, /t/<token>/ (Authorization is read by access()). */
+function compatToken(c: CompatContext): string | undefined {
+  const params = new URL(c.req.url).searchParams;
   return params.get('token') ?? params.get('key') ?? c.req.header('x-api-key') ?? c.req.param('token') ?? undefined;
-}
-
-/** Requests already admitted: a POST is admitted before its body is read, and counts once against the rate limit. */
-const admitted = new WeakSet<Request>();
-
-/** Rate limit, then token: before any work, as on every route; once per request. */
-async function admit(c: CompatContext, settings: Settings, params: URLSearchParams): Promise<void> {
-  if (admitted.has(c.req.raw)) return;
-  await enforceRateLimit(c.req.raw, (c.env ?? {}) as Env, settings);
-  await requireToken(c.req.raw, tokenOf(c, params), settings);
-  admitted.add(c.req.raw);
 }
 
 function requiredUrl(url: string | undefined, example: string): string {
@@ -114,7 +104,6 @@ async function serveJson(
   answer: { format: string; options: Record<string, string>; core: Format; body: (fetched: Fetched) => unknown },
 ): Promise<Response> {
   const settings = settingsOf(c.env);
-  await admit(c, settings, params);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const key = cacheKeyFor({ kind: 'compat', target, format: answer.format, options: answer.options, modelVersion: extractor.modelVersion }, new URL(c.req.url).origin);
   const cacheable = settings.cacheTtlS > 0;
@@ -124,7 +113,7 @@ async function serveJson(
   if (cached !== undefined) return withClientCacheHeaders(cached, clientHeaders);
 
   const page = await fetchPage(target, { ...settings.fetch, allowHosts: settings.allowHosts });
-  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: answer.core }));
+  const extraction = nonEmpty(await extractor.extract(page.html, { url: page.finalUrl, format: answer.core, limits: settings.limits }));
   const body = JSON.stringify(answer.body({ extraction, html: page.html, url: page.url, finalUrl: page.finalUrl }));
   const response = new Response(body, {
     status: 200,
@@ -179,7 +168,6 @@ async function serveReadability(c: CompatContext, extractor: Extractor, posted: 
 /** The url of a POST /readability body: {"url": "..."} (the body is read bounded). */
 async function postedReadabilityUrl(c: CompatContext): Promise<string> {
   const settings = settingsOf(c.env);
-  await admit(c, settings, new URL(c.req.url).searchParams);
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(await readBoundedBody(c.req.raw, settings)));
@@ -210,7 +198,6 @@ async function extractPhpParams(c: CompatContext, settings: Settings): Promise<{
   if (mediaType !== 'application/x-www-form-urlencoded' && mediaType !== 'multipart/form-data') {
     throw new PithError('invalid_input', `POST extract.php as a form (application/x-www-form-urlencoded or multipart/form-data), not ${mediaType || 'a body without Content-Type'}`);
   }
-  await admit(c, settings, query.params); // before reading a body
   const bytes = await readBoundedBody(c.req.raw, settings);
   let form: Iterable<[string, string]>;
   if (mediaType === 'multipart/form-data') {
@@ -245,7 +232,6 @@ async function serveExtractPhp(c: CompatContext, extractor: Extractor): Promise<
     });
   }
   // Posted HTML: nothing is fetched, url only resolves links; never cached.
-  await admit(c, settings, params);
   if (inputHtml.length > settings.fetch.maxBytes) {
     throw new PithError('input_too_large', `inputhtml is ${inputHtml.length} characters, more than the ${settings.fetch.maxBytes} pith takes`);
   }
@@ -253,7 +239,7 @@ async function serveExtractPhp(c: CompatContext, extractor: Extractor): Promise<
   if (binary !== null) throw new PithError('not_html', `inputhtml holds ${binary}, not HTML`);
   const base = baseUrlOf(url === undefined || url === '' ? undefined : url);
   // The form's value is already text (forms are UTF-8): a <meta charset> in it must not decode it again.
-  const extraction = nonEmpty(await extractor.extract(inputHtml, { url: base, format: 'html' }));
+  const extraction = nonEmpty(await extractor.extract(inputHtml, { url: base, format: 'html', limits: settings.limits }));
   const body = JSON.stringify(fullTextRssArticleOf(extraction, { ...options, url: base ?? null, effectiveUrl: base ?? null }));
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
 }
@@ -264,7 +250,7 @@ async function serveMakeFullTextFeed(c: CompatContext, extractor: Extractor): Pr
   const format = params.get('format') ?? 'rss';
   if (format !== 'rss' && format !== 'json') throw new PithError('invalid_input', `format "${format.slice(0, 40)}" is not rss or json`);
   const target = requiredUrl(url?.replace(/^feed:\/\//i, 'http://'), 'GET /makefulltextfeed.php?url=https://example.com/feed.xml&max=10');
-  const options = { nocache: TRUE_VALUE.test(params.get('nocache') ?? ''), debug: false, token: tokenOf(c, params) };
+  const options = { nocache: TRUE_VALUE.test(params.get('nocache') ?? ''), debug: false, token: compatToken(c) };
   return serveFeed(c, extractor, target, options, params.get('max') ?? undefined, false, {
     onlyFirstMax: true,
     excludeFailed: params.get('exc') === '1',
@@ -273,16 +259,19 @@ async function serveMakeFullTextFeed(c: CompatContext, extractor: Extractor): Pr
   });
 }
 
-/** The drop-in routes; createApp() mounts them at / and at /t/:token, before its catch-all prefix route. */
+/**
+ * The drop-in routes; createApp() mounts them at / and at /t/:token, before its catch-all prefix route. The token
+ * and rate limit are the access() middleware of every route, run before a body is read; Mercury's route answers
+ * every error, the middleware's too, in Mercury's shape.
+ */
 export function compatRoutes(extractor: Extractor): Hono<CompatEnv> {
   const app = new Hono<CompatEnv>();
-  app.get('/parser', conditionalGet, async (c) => {
-    try {
-      return await serveMercury(c, extractor);
-    } catch (err) {
-      return mercuryErrorResponse(err);
-    }
-  });
+  const checked = access<CompatEnv>(compatToken);
+  const mercury = new Hono<CompatEnv>();
+  mercury.onError((err) => mercuryErrorResponse(err));
+  mercury.get('/parser', conditionalGet, checked, (c) => serveMercury(c, extractor));
+  app.route('/', mercury);
+  for (const path of ['/readability', '/extract.php', '/makefulltextfeed.php']) app.use(path, checked);
   app.get('/readability', conditionalGet, (c) => serveReadability(c, extractor, undefined));
   app.post('/readability', async (c) => serveReadability(c, extractor, await postedReadabilityUrl(c)));
   app.get('/extract.php', conditionalGet, (c) => serveExtractPhp(c, extractor));
