@@ -26,6 +26,16 @@ describe('Readability drop-in', () => {
     expect(() => new Readability(42 as unknown as string)).toThrow(/HTML string or a DOM Document/);
   });
 
+  it('reads a Document by walking it: a script holding <!-- and <script> does not swallow the page; JSON-LD stays', async () => {
+    const para = `<p>${'The sleeper cars were rebuilt with new compartments for the long night route to the coast. '.repeat(3)}</p>`;
+    const html = `<html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","headline":"Night trains","author":{"@type":"Person","name":"Ada </script-like> Lovelace"}}</script></head>` +
+      `<body><script>\n<!--\nx\n<script src="a.js"></script>\n-->\n</script><article><h1>Night trains</h1>${para}${para}</article></body></html>`;
+    const article = await new Readability(parseHTML(html).document, { url: 'https://rail.example/' }).parse();
+    expect(article).not.toBeNull();
+    expect(article!.textContent).toContain('sleeper cars were rebuilt');
+    expect(article!.byline).toBe('Ada </script-like> Lovelace');
+  });
+
   it('isProbablyReaderable: long paragraphs yes, a short one or a hidden article no', () => {
     const para = `<p>${'A sentence of an article that goes on for a while. '.repeat(12)}</p>`;
     expect(isProbablyReaderable(`<html><body>${para.repeat(3)}</body></html>`)).toBe(true);
