@@ -898,15 +898,14 @@ export const CASES: HostileCase[] = [
   getCase('ftr-feed-bad-max', 'GET makefulltextfeed.php with max=-1', '/makefulltextfeed.php?url=http%3A%2F%2F127.0.0.1%3A9%2Ffeed&max=-1', 'invalid_input'),
 ];
 
-<<<<<<< HEAD
 /** A small POST /v1/extract from the client address `ip` (CF-Connecting-IP). */
 function postFrom(ip: string): Request {
   return new Request('https://pith.test/v1/extract?format=text', { method: 'POST', headers: { 'content-type': 'text/html', 'cf-connecting-ip': ip }, body: articlePage() });
-=======
+}
+
 /** A GET of `path` on the Worker that must answer `expect` (the drop-in routes' simple refusals). */
 function getCase(name: string, about: string, path: string, expect: Outcome): HostileCase {
   return { name, about, input: { kind: 'request', request: () => new Request(`https://pith.test${path}`) }, expect, budgetMs: 5_000 };
->>>>>>> 1e9a310 (Drop-in interfaces and the reader view: Readability class and isProbablyReaderable in the library; Mercury /parser, /readability, Full-Text RSS extract.php and makefulltextfeed.php on the Worker; format 'reader' for browsers under READER_CSP; a debug view with a summary, a jump, a CSS-only filter and folded dropped runs; contracts in docs/interfaces/, screenshots from Chromium)
 }
 
 function jobRequest(body: string): Request {
