@@ -21,11 +21,11 @@ describe('a job over a WARC file in R2', () => {
     const res = await postJob({ warc: key, dedupe: true });
     expect(res.status, await res.clone().text()).toBe(202);
     const { id, total } = (await res.json()) as { id: string; total: number };
-    expect(total).toBe(13); // 13 HTML pages; the 404, the image, the redirect and the other records are not inputs
+    expect(total).toBe(14); // 14 HTML pages (one per fixture page); the 404, the image, the redirect and the other records are not inputs
     const status = await waitForJob(id);
-    expect(status).toMatchObject({ state: 'done', total: 13, failed: 0, done: 13 });
+    expect(status).toMatchObject({ state: 'done', total: 14, failed: 0, done: 14 });
     const results = await jobResults(id);
-    expect(results).toHaveLength(13);
+    expect(results).toHaveLength(14);
 
     for (let i = 0; i < SLUGS.length; i++) {
       const html = await (await fetch(bulk(`/fixture-page/${SLUGS[i]}`))).text();
