@@ -101,49 +101,61 @@ function idIn<K>(ids: Map<K, number>, key: K): number {
   return id;
 }
 
-/**
- * Page features of every block. `first`: the first pass's features of the page (set `pith`); `probs`: the first
- * pass's unary probabilities [nBlocks, 2] row-major; `kinds`: what the page declares itself to be
- * (extractMetadata). -> [nBlocks, pageFeatureNames().length] row-major.
- */
-export function computePageFeatures(page: Page, first: Features, probs: Float32Array, kinds: readonly PageKind[]): Float32Array {
-  const blocks = page.blocks;
-  const n = blocks.length;
-  const nP = PAGE_NAMES.length;
-  const out = new Float32Array(n * nP); // [nBlocks, nP] row-major
-  if (n === 0) return out;
-  if (first.unary.length !== n * N_FIRST || probs.length !== n * 2) {
-    throw new PithError('internal', `page features: ${n} blocks but ${first.unary.length} first-pass values and ${probs.length} probabilities`);
-  }
+/** Per-block first-pass facts: p, words, and prefix sums for the windows. */
+interface BlockStats {
+  readonly p: Float64Array;
+  readonly w: Float64Array;
+  /** prefix of p * (w + 1) */
+  readonly pw: Float64Array;
+  /** prefix of (w + 1) */
+  readonly ww: Float64Array;
+  /** prefix of p > 0.5 */
+  readonly kept: Int32Array;
+  readonly totalWords: number;
+  /** expected content words: sum of p * w */
+  readonly mass: number;
+}
 
-  // Per block: p, words, expected content words; prefix sums for the windows.
+function blockStats(page: Page, probs: Float32Array): BlockStats {
+  const n = page.blocks.length;
   const p = new Float64Array(n);
   const w = new Float64Array(n);
-  const pw = new Float64Array(n + 1); // prefix of p * (w + 1)
-  const ww = new Float64Array(n + 1); // prefix of (w + 1)
-  const kept = new Int32Array(n + 1); // prefix of p > 0.5
+  const pw = new Float64Array(n + 1);
+  const ww = new Float64Array(n + 1);
+  const kept = new Int32Array(n + 1);
   let totalWords = 0;
   let mass = 0;
   for (let i = 0; i < n; i++) {
     p[i] = probs[i * 2 + 1];
-    w[i] = blocks[i].props.uWords;
+    w[i] = page.blocks[i].props.uWords;
     totalWords += w[i];
     mass += p[i] * w[i];
     pw[i + 1] = pw[i] + p[i] * (w[i] + 1);
     ww[i + 1] = ww[i] + (w[i] + 1);
     kept[i + 1] = kept[i] + (p[i] > 0.5 ? 1 : 0);
   }
-  const massFloor = Math.max(mass, 1e-9);
-  // A typed array, not PAGE_KINDS.map(...): the array map() returns has one elements kind when map() runs as a builtin
-  // and another when TurboFan inlines it, and the loop below that reads it was compiled again for each (a "wrong map"
-  // deoptimisation of this whole function, twice per process over half the dev pages).
-  const declared = new Float64Array(PAGE_KINDS.length);
-  for (let j = 0; j < PAGE_KINDS.length; j++) declared[j] = b2d(kinds.includes(PAGE_KINDS[j]));
-  let commentWords = 0;
-  for (let i = 0; i < n; i++) if (page.leafInfo[i].context.commentDepth >= 0) commentWords += w[i];
-  const commentWordShare = commentWords / Math.max(totalWords, 1);
+  return { p, w, pw, ww, kept, totalWords, mass };
+}
 
-  // The collapsed DOM in pre-order: node index, parent index, depth; leaves are the blocks in order.
+/** The collapsed DOM in pre-order with per-node sums; leaves are the blocks in order. */
+interface Tree {
+  readonly nodes: CdomNode[];
+  readonly parentOf: number[];
+  /** block -> node index (-1 when the block is not a leaf of the walk) */
+  readonly leafNode: Int32Array;
+  readonly depth: Int32Array;
+  readonly nodeMass: Float64Array;
+  readonly nodeWords: Float64Array;
+  readonly firstLeaf: Int32Array;
+  readonly lastLeaf: Int32Array;
+  /** children of every node in CSR form (pre-order keeps them in document order) */
+  readonly childStart: Int32Array;
+  readonly childList: Int32Array;
+}
+
+function collapsedTree(page: Page, s: BlockStats): Tree {
+  const blocks = page.blocks;
+  const n = blocks.length;
   const nodes: CdomNode[] = [];
   const parentOf: number[] = [];
   const leafNode = new Int32Array(n).fill(-1);
@@ -179,8 +191,8 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   for (let i = 0; i < n; i++) {
     const k = leafNode[i];
     if (k < 0) continue;
-    nodeMass[k] = p[i] * w[i];
-    nodeWords[k] = w[i];
+    nodeMass[k] = s.p[i] * s.w[i];
+    nodeWords[k] = s.w[i];
     firstLeaf[k] = i;
     lastLeaf[k] = i;
   }
@@ -192,8 +204,6 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     if (firstLeaf[k] < firstLeaf[q]) firstLeaf[q] = firstLeaf[k];
     if (lastLeaf[k] > lastLeaf[q]) lastLeaf[q] = lastLeaf[k];
   }
-
-  // Children of every node in CSR form (pre-order keeps them in document order).
   const childStart = new Int32Array(m + 1);
   for (let k = 1; k < m; k++) childStart[parentOf[k] + 1]++;
   for (let k = 0; k < m; k++) childStart[k + 1] += childStart[k];
@@ -202,52 +212,59 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     const fill = childStart.slice(0, m);
     for (let k = 1; k < m; k++) childList[fill[parentOf[k]]++] = k;
   }
+  return { nodes, parentOf, leafNode, depth, nodeMass, nodeWords, firstLeaf, lastLeaf, childStart, childList };
+}
 
-  // Dominant regions: descend from the root into the child holding at least `share` of the mass.
-  const regionOf = (share: number): number => {
-    if (m === 0) return -1;
-    let r = 0;
-    for (;;) {
-      let next = -1;
-      for (let c = childStart[r]; c < childStart[r + 1]; c++) {
-        const kid = childList[c];
-        if (nodeMass[kid] >= share * mass && nodeMass[kid] > 0) {
-          next = kid;
-          break;
-        }
+/** A dominant region: its node (-1 on an empty tree) and the marks of its path to the root. */
+interface Region {
+  readonly node: number;
+  readonly path: Uint8Array | null;
+}
+
+/** Descend from the root into the child holding at least `share` of the page's expected content words. */
+function dominantRegion(t: Tree, mass: number, share: number): Region {
+  const m = t.nodes.length;
+  if (m === 0) return { node: -1, path: null };
+  let r = 0;
+  for (;;) {
+    let next = -1;
+    for (let c = t.childStart[r]; c < t.childStart[r + 1]; c++) {
+      const kid = t.childList[c];
+      if (t.nodeMass[kid] >= share * mass && t.nodeMass[kid] > 0) {
+        next = kid;
+        break;
       }
-      if (next < 0) return r;
-      r = next;
     }
-  };
-  const region = regionOf(0.5);
-  const region80 = regionOf(0.8);
-  const onPath = (r: number): Uint8Array => {
-    const mark = new Uint8Array(m);
-    for (let k = r; k >= 0; k = parentOf[k]) mark[k] = 1;
-    return mark;
-  };
-  const regionPath = region >= 0 ? onPath(region) : null;
-  const region80Path = region80 >= 0 ? onPath(region80) : null;
-  /** Tree hops from leaf node `k` to region `r` (whose root path is marked in `path`); sets `hopsInside`. */
-  let hopsInside = false;
-  const hops = (k: number, r: number, path: Uint8Array): number => {
-    let x = k;
-    let up = 0;
-    while (x >= 0 && path[x] === 0) {
-      x = parentOf[x];
-      up++;
-    }
-    hopsInside = x === r; // the climb met the region itself: the block is inside it
-    return x < 0 ? up : up + depth[r] - depth[x];
-  };
+    if (next < 0) break;
+    r = next;
+  }
+  const path = new Uint8Array(m);
+  for (let k = r; k >= 0; k = t.parentOf[k]) path[k] = 1;
+  return { node: r, path };
+}
 
-  // Sibling repetition: how many siblings share a node's tag-and-class signature (a bare text leaf has none).
-  // Signatures are hashed from the page's ids of tag names and class lists (PageIds).
+/** Tree hops from leaf node `k` up to the region's path and down to the region; `inside`: the climb met the region. */
+function hopsTo(t: Tree, k: number, region: Region): { hops: number; inside: boolean } {
+  const path = region.path!;
+  let x = k;
+  let up = 0;
+  while (x >= 0 && path[x] === 0) {
+    x = t.parentOf[x];
+    up++;
+  }
+  return { hops: x < 0 ? up : up + t.depth[region.node] - t.depth[x], inside: x === region.node };
+}
+
+/**
+ * Sibling repetition: per node, how many of its siblings share its tag-and-class signature (1 for a bare text leaf,
+ * which has none). Signatures are hashed from the page's ids of tag names and class lists (PageIds).
+ */
+function siblingRepeat(t: Tree): Int32Array {
+  const m = t.nodes.length;
   const sig = new Float64Array(m);
   const ids = new PageIds();
   for (let k = 0; k < m; k++) {
-    const node = nodes[k];
+    const node = t.nodes[k];
     if (node.tags.length === 1 && node.children.length === 0) {
       sig[k] = -1;
       continue;
@@ -255,45 +272,58 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
     for (let i = 0; i < node.tags.length; i++) {
-      const t = ids.tag(node.tags[i]);
+      const tg = ids.tag(node.tags[i]);
       const c = ids.classList(node.classNames[i]);
-      h1 = Math.imul(h1 ^ t, 0x01000193) ^ Math.imul(c, 0x9e3779b1);
-      h2 = Math.imul(h2 + t * 31 + c, 0x85ebca6b) ^ (h2 >>> 13);
+      h1 = Math.imul(h1 ^ tg, 0x01000193) ^ Math.imul(c, 0x9e3779b1);
+      h2 = Math.imul(h2 + tg * 31 + c, 0x85ebca6b) ^ (h2 >>> 13);
     }
     sig[k] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
   }
   const repeat = new Int32Array(m).fill(1);
   const counts = new Map<number, number>();
   for (let q = 0; q < m; q++) {
-    const a = childStart[q];
-    const b = childStart[q + 1];
+    const a = t.childStart[q];
+    const b = t.childStart[q + 1];
     if (b - a < 2) continue;
     counts.clear();
     for (let c = a; c < b; c++) {
-      const g = sig[childList[c]];
+      const g = sig[t.childList[c]];
       if (g >= 0) counts.set(g, (counts.get(g) ?? 0) + 1);
     }
     for (let c = a; c < b; c++) {
-      const g = sig[childList[c]];
-      if (g >= 0) repeat[childList[c]] = counts.get(g) ?? 1;
+      const g = sig[t.childList[c]];
+      if (g >= 0) repeat[t.childList[c]] = counts.get(g) ?? 1;
     }
   }
+  return repeat;
+}
 
-  // Class-path groups: word-weighted mean p of all blocks with the same tag-and-class path.
-  const sel = first.selectorIds;
+/** Word-weighted mean p of all blocks with each block's tag-and-class path. */
+function classPathMeans(sel: ArrayLike<number>, s: BlockStats): Float64Array {
+  const n = s.p.length;
   const groupPw = new Map<number, number>();
   const groupW = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     const id = sel[i];
-    groupPw.set(id, (groupPw.get(id) ?? 0) + p[i] * (w[i] + 1));
-    groupW.set(id, (groupW.get(id) ?? 0) + (w[i] + 1));
+    groupPw.set(id, (groupPw.get(id) ?? 0) + s.p[i] * (s.w[i] + 1));
+    groupW.set(id, (groupW.get(id) ?? 0) + (s.w[i] + 1));
   }
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = (groupPw.get(sel[i]) ?? 0) / (groupW.get(sel[i]) ?? 1);
+  return out;
+}
 
-  // Near-duplicates: the most likely other copy of the same letters and digits.
+/**
+ * Near-duplicates: per block, 1 when another block has the same text (nearDuplicateKey), else -1, and how much more
+ * likely the most likely other copy is (0 without one).
+ */
+function nearDuplicates(page: Page, s: BlockStats): { has: Float64Array; gain: Float64Array } {
+  const n = s.p.length;
+  const p = s.p;
   const dupKeys: string[] = new Array(n);
   const dupBest = new Map<string, [number, number, number]>(); // key -> [best p, second p, count]
   for (let i = 0; i < n; i++) {
-    const key = nearDuplicateKey(blocks[i].text, w[i]);
+    const key = nearDuplicateKey(page.blocks[i].text, s.w[i]);
     dupKeys[i] = key;
     if (key === '') continue;
     const e = dupBest.get(key);
@@ -306,11 +336,56 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
       e[2]++;
     }
   }
+  const has = new Float64Array(n).fill(-1);
+  const gain = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = dupKeys[i];
+    const dup = key === '' ? undefined : dupBest.get(key);
+    if (dup !== undefined && dup[2] > 1) {
+      has[i] = 1;
+      gain[i] = (dup[0] === p[i] ? Math.max(dup[1], 0) : dup[0]) - p[i];
+    }
+  }
+  return { has, gain };
+}
 
-  const rLo = region >= 0 ? firstLeaf[region] : 0;
-  const rHi = region >= 0 ? lastLeaf[region] : n - 1;
-  const regionShare = region >= 0 ? nodeMass[region] / massFloor : 0;
-  const regionWordShare = region >= 0 ? nodeWords[region] / Math.max(totalWords, 1) : 0;
+/**
+ * Page features of every block. `first`: the first pass's features of the page (set `pith`); `probs`: the first
+ * pass's unary probabilities [nBlocks, 2] row-major; `kinds`: what the page declares itself to be
+ * (extractMetadata). -> [nBlocks, pageFeatureNames().length] row-major.
+ */
+export function computePageFeatures(page: Page, first: Features, probs: Float32Array, kinds: readonly PageKind[]): Float32Array {
+  const n = page.blocks.length;
+  const nP = PAGE_NAMES.length;
+  const out = new Float32Array(n * nP); // [nBlocks, nP] row-major
+  if (n === 0) return out;
+  if (first.unary.length !== n * N_FIRST || probs.length !== n * 2) {
+    throw new PithError('internal', `page features: ${n} blocks but ${first.unary.length} first-pass values and ${probs.length} probabilities`);
+  }
+
+  const s = blockStats(page, probs);
+  const { p, pw, ww, kept, totalWords, mass } = s;
+  const massFloor = Math.max(mass, 1e-9);
+  // A typed array, not PAGE_KINDS.map(...): the array map() returns has one elements kind when map() runs as a builtin
+  // and another when TurboFan inlines it, and the loop below that reads it was compiled again for each (a "wrong map"
+  // deoptimisation of this whole function, twice per process over half the dev pages).
+  const declared = new Float64Array(PAGE_KINDS.length);
+  for (let j = 0; j < PAGE_KINDS.length; j++) declared[j] = b2d(kinds.includes(PAGE_KINDS[j]));
+  let commentWords = 0;
+  for (let i = 0; i < n; i++) if (page.leafInfo[i].context.commentDepth >= 0) commentWords += s.w[i];
+  const commentWordShare = commentWords / Math.max(totalWords, 1);
+
+  const t = collapsedTree(page, s);
+  const region = dominantRegion(t, mass, 0.5);
+  const region80 = dominantRegion(t, mass, 0.8);
+  const repeat = siblingRepeat(t);
+  const classPathMean = classPathMeans(first.selectorIds, s);
+  const dup = nearDuplicates(page, s);
+
+  const rLo = region.node >= 0 ? t.firstLeaf[region.node] : 0;
+  const rHi = region.node >= 0 ? t.lastLeaf[region.node] : n - 1;
+  const regionShare = region.node >= 0 ? t.nodeMass[region.node] / massFloor : 0;
+  const regionWordShare = region.node >= 0 ? t.nodeWords[region.node] / Math.max(totalWords, 1) : 0;
   const regionSpan = (rHi - rLo + 1) / n;
   const pageContentWords = Math.log1p(mass);
   const pageContentShare = mass / Math.max(totalWords, 1);
@@ -336,28 +411,29 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
       const hi = Math.min(n, i + 11);
       out[o++] = (kept[hi] - kept[lo]) / (hi - lo);
     }
-    const k = leafNode[i];
-    const regionHops = k >= 0 && regionPath !== null ? hops(k, region, regionPath) : 0;
-    const inRegion = k >= 0 && regionPath !== null && hopsInside;
+    // the dominant regions
+    const k = t.leafNode[i];
+    const h = k >= 0 && region.path !== null ? hopsTo(t, k, region) : { hops: 0, inside: false };
+    const inRegion = h.inside;
     const distance = inRegion ? 0 : i < rLo ? rLo - i : Math.max(i - rHi, 0);
     out[o++] = b2d(inRegion);
     out[o++] = b2d(!inRegion && i < rLo);
     out[o++] = distance / n;
     out[o++] = Math.log1p(distance);
-    out[o++] = Math.log1p(regionHops);
+    out[o++] = Math.log1p(h.hops);
     out[o++] = regionShare;
     out[o++] = regionWordShare;
     out[o++] = regionSpan;
-    const inRegion80 = region80 >= 0 && i >= firstLeaf[region80] && i <= lastLeaf[region80];
+    const inRegion80 = region80.node >= 0 && i >= t.firstLeaf[region80.node] && i <= t.lastLeaf[region80.node];
     out[o++] = b2d(inRegion80);
-    out[o++] = k >= 0 && region80Path !== null ? Math.log1p(hops(k, region80, region80Path)) : 0;
+    out[o++] = k >= 0 && region80.path !== null ? Math.log1p(hopsTo(t, k, region80).hops) : 0;
     // sections: parent, grandparent, great-grandparent
-    let a = k >= 0 ? parentOf[k] : -1;
+    let a = k >= 0 ? t.parentOf[k] : -1;
     for (let level = 0; level < 3; level++) {
       if (a >= 0) {
-        sectionMean[level] = nodeWords[a] > 0 ? nodeMass[a] / nodeWords[a] : pi;
-        sectionShare[level] = nodeMass[a] / massFloor;
-        a = parentOf[a];
+        sectionMean[level] = t.nodeWords[a] > 0 ? t.nodeMass[a] / t.nodeWords[a] : pi;
+        sectionShare[level] = t.nodeMass[a] / massFloor;
+        a = t.parentOf[a];
       } else {
         sectionMean[level] = level > 0 ? sectionMean[level - 1] : pi;
         sectionShare[level] = level > 0 ? sectionShare[level - 1] : 1;
@@ -371,19 +447,11 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     out[o++] = sectionShare[2];
     // repetition of the block's subtree or one of its 4 nearest ancestors among their siblings
     let rep = 1;
-    for (let x = k, level = 0; x >= 0 && level < 5; x = parentOf[x], level++) if (repeat[x] > rep) rep = repeat[x];
+    for (let x = k, level = 0; x >= 0 && level < 5; x = t.parentOf[x], level++) if (repeat[x] > rep) rep = repeat[x];
     out[o++] = Math.log1p(rep - 1);
-    out[o++] = (groupPw.get(sel[i]) ?? 0) / (groupW.get(sel[i]) ?? 1);
-    const key = dupKeys[i];
-    const dup = key === '' ? undefined : dupBest.get(key);
-    if (dup !== undefined && dup[2] > 1) {
-      const other = dup[0] === pi ? Math.max(dup[1], 0) : dup[0];
-      out[o++] = 1;
-      out[o++] = other - pi;
-    } else {
-      out[o++] = -1;
-      out[o++] = 0;
-    }
+    out[o++] = classPathMean[i];
+    out[o++] = dup.has[i];
+    out[o++] = dup.gain[i];
     out[o++] = pageContentWords;
     out[o++] = pageContentShare;
     out[o++] = pageKept;
