@@ -14,7 +14,7 @@ import { iterateCorpus, listPageIds } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { KINDS, type Kind, type KindCount, compareKinds, preKeptPartly, repeatsParagraph } from '../dev/fidelity.js';
 import { readabilityExtract } from './readability.js';
-import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit } from './readability-pages.js';
+import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit } from '../dev/readability-pages.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -19,7 +19,7 @@ import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
 import { authorMatches, dateMatches, titleMatches } from '../dev/metadata-match.js';
 import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
-import { READABILITY_PAGE_URL, listReadabilitySlugs, loadReadabilityPage, readabilityDir } from './readability-pages.js';
+import { READABILITY_PAGE_URL, listReadabilitySlugs, loadReadabilityPage, readabilityDir } from '../dev/readability-pages.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

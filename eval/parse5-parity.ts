@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describePlacement, firstParityDifference, type ParityDifference } from '../dev/parse5-parity.js';
 import { iterateCorpus } from '../dev/corpus.js';
-import { listReadabilitySlugs, loadReadabilityPage } from './readability-pages.js';
+import { listReadabilitySlugs, loadReadabilityPage } from '../dev/readability-pages.js';
 import { PARITY_EXPLANATIONS } from './parse5-parity-notes.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

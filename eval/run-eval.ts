@@ -24,7 +24,7 @@ import { alignBlocks } from '../dev/align.js';
 import { iterateCorpus, PAGE_TYPES, type CorpusPage } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
 import { readabilityExtract } from './readability.js';
-import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit, textOfHtml } from './readability-pages.js';
+import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit, textOfHtml } from '../dev/readability-pages.js';
 import { requireModels } from './require-models.js';
 import { renderFidelity, runFidelity } from './fidelity-eval.js';
 import { writeBenchmarkDocs } from '../dev/benchmarks-doc.js';

@@ -22,6 +22,8 @@ CONFIG_DEFAULTS = {
     "noisy_blocks": None,  # .npz from training/label_noise.py: train blocks to drop from / relabel in the loss
     "noisy_action": "drop",  # drop (unary loss weight 0) | relabel (flip the train label; edge labels follow)
     "ensemble": 1,  # page stage: nets trained from seeds seed, seed + 1, ...; the exported net is their mean
+    "extra_data": [],  # page stage: more training dumps (training/data/<name>/, e.g. pith-readability), train pages only
+    "page_type_weight": {},  # page stage: unary loss weight per block by its page's type, e.g. {"article": 2.0}; else 1
 }
 
 # log(p) is taken of max(p, LOG_FLOOR) so that a probability that underflowed to 0 stays finite (and 0 * log p

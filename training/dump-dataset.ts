@@ -1,7 +1,10 @@
 // Dataset dump: parse every corpus page, compute its block and edge features, label its blocks by alignment with
 // the ground truth, and write compact binary arrays plus an index for the Python training code.
 //
-//   npm run dump -- --set pith|paper [--limit N] [--out DIR] [--min-coverage 0.5] [--no-report]
+//   npm run dump -- --set pith|paper [--limit N] [--out DIR] [--min-coverage 0.5] [--no-report] [--source wcxb|readability]
+//
+// --source readability dumps the train part of the Readability.js test pages instead (training/news-pages.ts), to
+// DIR training/data/<set>-readability/ by default: extra training pages of the page stage, never of the first stage.
 //
 // Writes DIR (default training/data/<set>/, gitignored):
 //   unary.f32   float32 little-endian [totalBlocks, nUnary] row-major, pages concatenated
@@ -23,7 +26,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type PageType, loadPage } from '../dev/corpus.js';
+import { type CorpusPage, type PageType, loadPage } from '../dev/corpus.js';
+import { loadReadabilityTrainPage, readabilityTrainIds } from './news-pages.js';
 import { readSplits } from '../dev/splits.js';
 import { tokenize } from '../dev/score.js';
 import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/core/features/features.js';
@@ -72,6 +76,7 @@ interface Args {
   out: string;
   minCoverage: number;
   report: boolean;
+  source: 'wcxb' | 'readability';
 }
 
 function readArgs(argv: string[]): Args {
@@ -83,19 +88,22 @@ function readArgs(argv: string[]): Args {
       out: { type: 'string', default: '' },
       'min-coverage': { type: 'string', default: String(MIN_COVERAGE) },
       'no-report': { type: 'boolean', default: false },
+      source: { type: 'string', default: 'wcxb' },
     },
   });
   if (values.set !== 'pith' && values.set !== 'paper') throw new Error(`--set must be "pith" or "paper", got "${values.set}"`);
+  if (values.source !== 'wcxb' && values.source !== 'readability') throw new Error(`--source must be "wcxb" or "readability", got "${values.source}"`);
   const args: Args = {
     set: values.set,
     limit: Number.parseInt(values.limit, 10),
     out: values.out,
     minCoverage: Number.parseFloat(values['min-coverage']),
-    report: !values['no-report'],
+    report: !values['no-report'] && values.source === 'wcxb',
+    source: values.source,
   };
   if (!Number.isFinite(args.limit) || args.limit < 0) throw new Error('--limit must be a non-negative integer');
   if (!(args.minCoverage >= 0 && args.minCoverage <= 1)) throw new Error('--min-coverage must be in [0, 1]');
-  args.out = resolve(args.out || join(REPO_ROOT, 'training', 'data', args.set));
+  args.out = resolve(args.out || join(REPO_ROOT, 'training', 'data', args.source === 'wcxb' ? args.set : `${args.set}-${args.source}`));
   return args;
 }
 
@@ -134,7 +142,11 @@ function main(): void {
 
   // Pages to dump with their split from splits.json.
   let jobs: { id: string; split: 'train' | 'val' | 'excluded'; reason?: string }[];
-  if (args.limit > 0) {
+  const load: (id: string) => CorpusPage = args.source === 'wcxb' ? loadPage : loadReadabilityTrainPage;
+  if (args.source === 'readability') {
+    jobs = readabilityTrainIds().map((id) => ({ id, split: 'train' as const }));
+    if (args.limit > 0) jobs = jobs.slice(0, args.limit);
+  } else if (args.limit > 0) {
     jobs = [
       ...splits.train.slice(0, args.limit).map((id) => ({ id, split: 'train' as const })),
       ...splits.val.slice(0, Math.max(2, Math.round(args.limit / 4))).map((id) => ({ id, split: 'val' as const })),
@@ -169,7 +181,7 @@ function main(): void {
   };
   for (let j = 0; j < jobs.length; j++) {
     const job = jobs[j];
-    const corpusPage = loadPage(job.id);
+    const corpusPage = load(job.id);
     const entry: IndexPage = {
       id: job.id,
       domain: corpusPage.domain,
@@ -241,6 +253,7 @@ function main(): void {
 
   const index = {
     featureSet: args.set,
+    source: args.source,
     featureSchema: FEATURE_SCHEMA[args.set],
     schemaHash: featureSchemaHash(args.set),
     unaryFeatureNames: names.unary,

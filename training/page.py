@@ -116,26 +116,86 @@ class PageData:
             raise SystemExit("page.f32 holds NaN or infinity: fix src/core/features/page-context.ts")
 
 
+def load_page_data(data_dir):
+    """A first-stage dump with its page features, checked to belong together."""
+    data = load_data(data_dir)
+    page = PageData(data_dir)
+    if page.index["dataHash"] != data.index.get("dataHash"):
+        raise SystemExit(f"{data_dir}/page.f32 was made from another first-stage dump: run `npm run dump:page` again")
+    if page.x.shape[0] != data.labels.shape[0]:
+        raise SystemExit(f"{data_dir}/page.f32 has {page.x.shape[0]} rows, the dump {data.labels.shape[0]}")
+    return data, page
+
+
+class TrainingSet:
+    """The page net's training data: the main dump and the config's `extra_data` dumps (their train pages only),
+    concatenated; labels, words and pages with shifted offsets, as train_net reads them."""
+
+    def __init__(self, cfg, data_dir):
+        data, page = load_page_data(data_dir)
+        self.main, self.page, self.names = data, page, page.names
+        parts = [(data, page, None)]
+        for name in cfg["extra_data"]:
+            extra_dir = os.path.join(ROOT, "training", "data", name)
+            extra, extra_page = load_page_data(extra_dir)
+            if extra_page.names != page.names:
+                raise SystemExit(f"{extra_dir}: other page features than {data_dir}: dump:page both again")
+            parts.append((extra, extra_page, "train"))
+        xs, labels, words, self.pages, self.page_types = [], [], [], [], {}
+        offset = 0
+        for d, pg, only in parts:
+            kinds = {str(p["id"]): p["pageType"] for p in d.index["pages"]}
+            for p in d.pages:
+                if only is not None and p.split != only:
+                    continue
+                self.pages.append(Page(p.id, p.split, p.block_offset + offset, p.n_blocks, 0))
+                self.page_types[p.id] = kinds[p.id]
+            xs.append(pg.x)
+            labels.append(d.labels)
+            words.append(d.require_words("the page stage"))
+            offset += d.labels.shape[0]
+        self.x = np.concatenate(xs) if len(xs) > 1 else xs[0]  # [totalBlocks, nP] raw
+        self.labels = np.concatenate(labels) if len(labels) > 1 else labels[0]
+        self.words = np.concatenate(words) if len(words) > 1 else words[0]
+        self.n_extra = len(self.pages) - len(data.pages)
+
+    def split(self, name):
+        return [p for p in self.pages if p.split == name and p.n_blocks > 0]
+
+    def block_rows(self, pages):
+        return np.concatenate([np.arange(p.block_offset, p.block_offset + p.n_blocks) for p in pages])
+
+    def sample_weight(self, cfg):
+        """float32 [totalBlocks] from `page_type_weight`, or None when it weighs nothing."""
+        weights = cfg["page_type_weight"]
+        if not weights:
+            return None
+        unknown = set(weights) - set(self.page_types.values())
+        if unknown:
+            raise SystemExit(f"page_type_weight names page types the data lacks: {sorted(unknown)}")
+        w = np.ones(self.labels.shape[0], dtype=np.float32)
+        for p in self.pages:
+            w[p.block_offset: p.block_offset + p.n_blocks] = weights.get(self.page_types[p.id], 1.0)
+        return w
+
+
 def cmd_train(args):
     cfg = load_config(args.config)
     t0 = time.time()
     data_dir = args.data or os.path.join(ROOT, "training", "data", args.set)
-    data = load_data(data_dir)
-    page = PageData(data_dir)
-    if page.index["dataHash"] != data.index.get("dataHash"):
-        raise SystemExit("page.f32 was made from another first-stage dump: run `npm run dump:page` again")
-    if page.x.shape[0] != data.labels.shape[0]:
-        raise SystemExit(f"page.f32 has {page.x.shape[0]} rows, the dump {data.labels.shape[0]}")
+    data = TrainingSet(cfg, data_dir)
+    page = data.page
     train_pages, val_pages = data.split("train"), data.split("val")
-    mean, std = mean_std(page.x[data.block_rows(train_pages)])
-    x = standardise(page.x, mean, std, cfg["feature_clip"])  # [totalBlocks, nP]
+    mean, std = mean_std(data.x[data.block_rows(train_pages)])
+    x = standardise(data.x, mean, std, cfg["feature_clip"])  # [totalBlocks, nP]
+    sample_weight = data.sample_weight(cfg)
     seeds = [cfg["seed"] + i for i in range(cfg.get("ensemble", 1))]
-    print(f"page net: {len(train_pages)} train / {len(val_pages)} val pages, {x.shape[1]} features, config {cfg['name']}, "
-          f"seeds {seeds}")
+    print(f"page net: {len(train_pages)} train ({data.n_extra} from {cfg['extra_data']}) / {len(val_pages)} val pages, "
+          f"{x.shape[1]} features, config {cfg['name']}, seeds {seeds}, page type weights {cfg['page_type_weight']}")
     results = []
     for seed in seeds:
         rng = seed_everything(seed, cfg["threads"])
-        result = train_net("unary", cfg, data, train_pages, val_pages, x, None, rng)
+        result = train_net("unary", cfg, data, train_pages, val_pages, x, None, rng, sample_weight=sample_weight)
         print(f"page net (seed {seed}) best val F1 {result['val']['f1']:.4f} word-F1 proxy "
               f"{result['val'].get('word_f1', float('nan')):.4f} at step {result['best_step']}")
         results.append(result)
