@@ -1,10 +1,12 @@
 // Dataset dump: parse every corpus page, compute its block and edge features, label its blocks by alignment with
 // the ground truth, and write compact binary arrays plus an index for the Python training code.
 //
-//   npm run dump -- --set pith|paper [--limit N] [--out DIR] [--min-coverage 0.5] [--no-report] [--source wcxb|readability]
+//   npm run dump -- --set pith|paper [--limit N] [--out DIR] [--min-coverage 0.5] [--no-report]
+//                   [--source wcxb|readability|readability-val]
 //
 // --source readability dumps the train part of the Readability.js test pages instead (training/news-pages.ts), to
-// DIR training/data/<set>-readability/ by default: extra training pages of the page stage, never of the first stage.
+// DIR training/data/<set>-readability/ by default: extra training pages of the page stage, never of the first stage;
+// readability-val their validation part (split "val", DIR <set>-readability-val/), which is only scored.
 //
 // Writes DIR (default training/data/<set>/, gitignored):
 //   unary.f32   float32 little-endian [totalBlocks, nUnary] row-major, pages concatenated
@@ -27,7 +29,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CorpusPage, type PageType, loadPage } from '../dev/corpus.js';
-import { loadReadabilityTrainPage, readabilityTrainIds } from './news-pages.js';
+import { loadReadabilityAsCorpusPage, readabilityIds } from './news-pages.js';
 import { readSplits } from '../dev/splits.js';
 import { tokenize } from '../dev/score.js';
 import { FEATURE_SCHEMA, computeFeatures, featureNames } from '../src/core/features/features.js';
@@ -76,7 +78,7 @@ interface Args {
   out: string;
   minCoverage: number;
   report: boolean;
-  source: 'wcxb' | 'readability';
+  source: 'wcxb' | 'readability' | 'readability-val';
 }
 
 function readArgs(argv: string[]): Args {
@@ -92,7 +94,9 @@ function readArgs(argv: string[]): Args {
     },
   });
   if (values.set !== 'pith' && values.set !== 'paper') throw new Error(`--set must be "pith" or "paper", got "${values.set}"`);
-  if (values.source !== 'wcxb' && values.source !== 'readability') throw new Error(`--source must be "wcxb" or "readability", got "${values.source}"`);
+  if (values.source !== 'wcxb' && values.source !== 'readability' && values.source !== 'readability-val') {
+    throw new Error(`--source must be "wcxb", "readability" or "readability-val", got "${values.source}"`);
+  }
   const args: Args = {
     set: values.set,
     limit: Number.parseInt(values.limit, 10),
@@ -142,9 +146,10 @@ function main(): void {
 
   // Pages to dump with their split from splits.json.
   let jobs: { id: string; split: 'train' | 'val' | 'excluded'; reason?: string }[];
-  const load: (id: string) => CorpusPage = args.source === 'wcxb' ? loadPage : loadReadabilityTrainPage;
-  if (args.source === 'readability') {
-    jobs = readabilityTrainIds().map((id) => ({ id, split: 'train' as const }));
+  const load: (id: string) => CorpusPage = args.source === 'wcxb' ? loadPage : loadReadabilityAsCorpusPage;
+  if (args.source !== 'wcxb') {
+    const split = args.source === 'readability' ? ('train' as const) : ('val' as const);
+    jobs = readabilityIds(split).map((id) => ({ id, split }));
     if (args.limit > 0) jobs = jobs.slice(0, args.limit);
   } else if (args.limit > 0) {
     jobs = [

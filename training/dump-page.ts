@@ -2,11 +2,13 @@
 // pass run by a net that never saw it, and its page features (src/core/features/page-context.ts, the code inference runs)
 // written beside the first-stage arrays.
 //
-//   npm run dump:page -- [--set pith] [--data DIR] [--run DIR] [--models DIR]
+//   npm run dump:page -- [--set pith] [--data DIR] [--run DIR] [--models DIR] [--schema page-3|page-4]
 //
 // First pass: a training page gets the unary probabilities of the fold net trained without its site
 // (<run>/folds/<k>/, from `training/page.py folds`); validation and excluded pages get those of the shipped first
 // stage (--models, default models/), as at inference. Both run through the runtime's ONNX classifier.
+// A dump of another source (index.json `source`, e.g. the Readability train pages of `npm run dump -- --source
+// readability`, whose sites no first-stage net saw) gets every first pass from the shipped first stage.
 // Writes DIR/page.f32 (float32 [totalBlocks, nPage] row-major, the rows of unary.f32) and DIR/page-index.json.
 
 import { createHash } from 'node:crypto';
@@ -15,9 +17,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
+import { loadReadabilityAsCorpusPage } from './news-pages.js';
 import { loadNodeClassifier } from '../src/hosts/node/model-assets.js';
 import { computeFeatures } from '../src/core/features/features.js';
-import { PAGE_FEATURE_SCHEMA, computePageFeatures, pageFeatureNames } from '../src/core/features/page-context.js';
+import { PAGE_FEATURE_SCHEMA, PAGE_FEATURE_SCHEMAS, type PageFeatureSchema, computePageFeatures, pageFeatureNames } from '../src/core/features/page-context.js';
 import { extractMetadata } from '../src/core/metadata/metadata.js';
 import type { DomNode } from '../src/core/parse/dom.js';
 import { parsePage } from '../src/core/blocks/page.js';
@@ -33,8 +36,11 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       run: { type: 'string' },
       models: { type: 'string', default: join(REPO_ROOT, 'models') },
+      schema: { type: 'string', default: PAGE_FEATURE_SCHEMA },
     },
   });
+  const schema = values.schema as PageFeatureSchema;
+  if (!PAGE_FEATURE_SCHEMAS.includes(schema)) throw new Error(`--schema must be one of ${PAGE_FEATURE_SCHEMAS.join(', ')}`);
   if (values.set !== 'pith') throw new Error('the page stage is built on the pith feature set');
   const dataDir = resolve(values.data ?? join(REPO_ROOT, 'training', 'data', 'pith'));
   const runDir = resolve(values.run ?? join(REPO_ROOT, 'training', 'runs', 'pith'));
@@ -42,18 +48,19 @@ async function main(): Promise<void> {
     dataHash: string;
     totalBlocks: number;
     pages: IndexPage[];
+    source?: string;
   };
-  const folds = JSON.parse(readFileSync(join(runDir, 'folds', 'folds.json'), 'utf8')) as {
-    k: number;
-    dataHash: string;
-    folds: Record<string, number>;
-  };
+  const source = index.source ?? 'wcxb';
+  if (source !== 'wcxb' && source !== 'readability' && source !== 'readability-val') throw new Error(`${dataDir}: unknown source ${source}`);
+  const folds = source !== 'wcxb'
+    ? { k: 0, dataHash: index.dataHash, folds: {} as Record<string, number> }
+    : (JSON.parse(readFileSync(join(runDir, 'folds', 'folds.json'), 'utf8')) as { k: number; dataHash: string; folds: Record<string, number> });
   if (folds.dataHash !== index.dataHash) throw new Error(`${runDir}/folds was trained on another dump: run training/page.py folds again`);
   const shipped = await loadNodeClassifier('pith', values.models);
   const foldNets: Classifier[] = [];
   for (let k = 0; k < folds.k; k++) foldNets.push(await loadNodeClassifier('pith', join(runDir, 'folds', String(k))));
 
-  const names = pageFeatureNames();
+  const names = pageFeatureNames(schema);
   const nP = names.length;
   const fd = openSync(join(dataDir, 'page.f32'), 'w');
   const hash = createHash('sha256');
@@ -63,16 +70,17 @@ async function main(): Promise<void> {
     const entry = index.pages[j];
     if (entry.nBlocks === 0) continue;
     if (entry.blockOffset !== rows) throw new Error(`page ${entry.id}: block offset ${entry.blockOffset}, ${rows} rows written`);
-    const corpusPage = loadPage(entry.id);
+    const corpusPage = source === 'wcxb' ? loadPage(entry.id) : loadReadabilityAsCorpusPage(entry.id);
     const page = parsePage(corpusPage.html, { url: corpusPage.url });
     const features = computeFeatures(page, 'pith');
     if (features.nBlocks !== entry.nBlocks) throw new Error(`page ${entry.id}: ${features.nBlocks} blocks now, ${entry.nBlocks} in the dump: dump again`);
-    const fold = entry.split === 'train' ? folds.folds[entry.id] : undefined;
-    if (entry.split === 'train' && fold === undefined) throw new Error(`page ${entry.id} has no fold: run training/page.py folds again`);
+    const fold = entry.split === 'train' && source === 'wcxb' ? folds.folds[entry.id] : undefined;
+    if (entry.split === 'train' && source === 'wcxb' && fold === undefined) throw new Error(`page ${entry.id} has no fold: run training/page.py folds again`);
     const classifier = fold === undefined ? shipped : foldNets[fold];
     const { unary } = await classifier.predict(features.unary, features.edge, features.nBlocks);
-    const { kinds } = extractMetadata(page.document as DomNode, { url: corpusPage.url });
-    const pageFeatures = computePageFeatures(page, features, unary, kinds); // [nBlocks, nP]
+    const meta = extractMetadata(page.document as DomNode, { url: corpusPage.url });
+    const facts = { kinds: meta.kinds, title: meta.title, url: corpusPage.url, canonicalUrl: meta.canonicalUrl };
+    const pageFeatures = computePageFeatures(page, features, unary, facts, schema); // [nBlocks, nP]
     for (let i = 0; i < pageFeatures.length; i++) {
       if (!Number.isFinite(pageFeatures[i])) throw new Error(`page ${entry.id}: page feature ${names[i % nP]} is not finite`);
     }
@@ -87,11 +95,13 @@ async function main(): Promise<void> {
   closeSync(fd);
   if (rows !== index.totalBlocks) throw new Error(`wrote ${rows} rows, the dump has ${index.totalBlocks} blocks`);
   const pageIndex = {
-    pageFeatureSchema: PAGE_FEATURE_SCHEMA,
+    pageFeatureSchema: schema,
     pageFeatureNames: names,
     dataHash: index.dataHash,
     pageDataHash: hash.digest('hex'),
-    firstPass: { train: `out of fold: ${folds.k} fold nets by site (training/page.py folds)`, val: shipped.info.version },
+    firstPass: source === 'wcxb'
+      ? { train: `out of fold: ${folds.k} fold nets by site (training/page.py folds)`, val: shipped.info.version }
+      : { train: `${source} pages: the shipped first stage (no net saw their sites)`, val: shipped.info.version },
     totalBlocks: rows,
   };
   writeFileSync(join(dataDir, 'page-index.json'), JSON.stringify(pageIndex, null, 1) + '\n');

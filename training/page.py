@@ -33,7 +33,7 @@ import onnx
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (ROOT, Dataset, block_metrics, load_config, mean_std, page_probabilities,  # noqa: E402
+from common import (ROOT, Dataset, Page, block_metrics, load_config, mean_std, page_probabilities,  # noqa: E402
                     seed_everything, standardise, viterbi, word_f1_proxy)
 from model import GroupedMeanOfNets, MeanOfNets, make_pairwise, make_unary  # noqa: E402
 from train import train_net  # noqa: E402
@@ -202,7 +202,7 @@ def cmd_train(args):
     os.makedirs(args.run, exist_ok=True)
     torch.save({
         "config": cfg, "featureSet": args.set, "dataDir": os.path.relpath(data_dir, ROOT),
-        "dataHash": data.index.get("dataHash"), "pageIndex": {k: v for k, v in page.index.items()},
+        "dataHash": data.main.index.get("dataHash"), "pageIndex": {k: v for k, v in page.index.items()},
         "featureNames": page.names, "mean": mean.tolist(), "std": std.tolist(), "nets": results, "seeds": seeds,
         "trainSeconds": time.time() - t0,
     }, os.path.join(args.run, "page.pt"))

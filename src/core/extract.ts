@@ -4,7 +4,7 @@
 import { limitsOf, type Limits } from '../config.js';
 import { PithError } from '../errors.js';
 import { computeFeatures, featureNames } from './features/features.js';
-import { computePageFeatures, pageFeatureNames } from './features/page-context.js';
+import { type PageFeatureSchema, PAGE_FEATURE_SCHEMA, computePageFeatures, pageFeatureNames, pageSchemaOf } from './features/page-context.js';
 import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './metadata/metadata.js';
 import { parsePage } from './blocks/page.js';
@@ -49,15 +49,22 @@ export interface ExtractOptions {
 /** Characters of block text handed to language detection when the markup names no language. */
 const LANGUAGE_SAMPLE_CHARS = 3000;
 
-const checkedClassifiers = new WeakSet<Classifier>();
+/** Checked classifiers and the page feature schema each one's page net reads. */
+const checkedClassifiers = new WeakMap<Classifier, PageFeatureSchema>();
 
-/** Feature names of the code must equal those the model was trained on (model/sidecar.ts); checked once per classifier. */
-function assertModelMatchesCode(classifier: Classifier): void {
-  if (checkedClassifiers.has(classifier)) return;
+/**
+ * Feature names of the code must equal those the model was trained on (model/sidecar.ts); checked once per
+ * classifier. -> the page feature schema whose names the model's page net has (the default when it has none).
+ */
+function assertModelMatchesCode(classifier: Classifier): PageFeatureSchema {
+  const known = checkedClassifiers.get(classifier);
+  if (known !== undefined) return known;
   const { info } = classifier;
   const code = featureNames(info.featureSet);
-  checkSidecar(info, { ...code, ...(info.page ? { page: pageFeatureNames() } : {}) });
-  checkedClassifiers.add(classifier);
+  const schema = (info.page && pageSchemaOf(info.page.featureNames)) || PAGE_FEATURE_SCHEMA;
+  checkSidecar(info, { ...code, ...(info.page ? { page: pageFeatureNames(schema) } : {}) });
+  checkedClassifiers.set(classifier, schema);
+  return schema;
 }
 
 /** The stage the pipeline is in, for the message of an unexpected failure. */
@@ -70,10 +77,10 @@ type Stage = 'parsing' | 'reading metadata' | 'computing features' | 'running th
  */
 export async function extractWith(classifier: Classifier, html: string, options: ExtractOptions = {}): Promise<Extraction> {
   if (typeof html !== 'string') throw new PithError('invalid_input', 'extract() takes the page as a string of HTML');
-  assertModelMatchesCode(classifier);
+  const pageSchema = assertModelMatchesCode(classifier);
   const progress: { stage: Stage } = { stage: 'parsing' };
   try {
-    return await runPipeline(classifier, html, options, progress);
+    return await runPipeline(classifier, html, options, progress, pageSchema);
   } catch (err) {
     if (err instanceof PithError) throw err;
     const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -86,7 +93,13 @@ export async function extractWith(classifier: Classifier, html: string, options:
   }
 }
 
-async function runPipeline(classifier: Classifier, html: string, options: ExtractOptions, progress: { stage: Stage }): Promise<Extraction> {
+async function runPipeline(
+  classifier: Classifier,
+  html: string,
+  options: ExtractOptions,
+  progress: { stage: Stage },
+  pageSchema: PageFeatureSchema,
+): Promise<Extraction> {
   const limits: Readonly<Limits> = limitsOf(options.limits);
   const t0 = performance.now();
 
@@ -128,7 +141,9 @@ async function runPipeline(classifier: Classifier, html: string, options: Extrac
     t3 = performance.now();
     if (pageStage) {
       progress.stage = 'running the page stage';
-      const pageFeatures = computePageFeatures(page, features, potentials.unary, metadata.kinds);
+      const pageFeatures = computePageFeatures(page, features, potentials.unary, {
+        kinds: metadata.kinds, title: metadata.title, url: options.url, canonicalUrl: metadata.canonicalUrl,
+      }, pageSchema);
       potentials = { unary: await classifier.predictPage!(pageFeatures, nBlocks), pairwise: potentials.pairwise };
       tPage = performance.now();
     } else {

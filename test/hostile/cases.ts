@@ -561,6 +561,29 @@ export const CASES: HostileCase[] = [
     budgetMs: 30_000,
   },
   {
+    name: 'link-href-flood',
+    about: '20,000 teaser links to article-shaped paths, each href 120 characters (page features read every href)',
+    input: {
+      kind: 'html',
+      html: () => articlePage(`<ul>${Array.from({ length: 20_000 }, (_, i) => `<li><a href="/news/2024/05/${'story-slug-'.repeat(10)}${i}">Other story ${i}</a></li>`).join('')}</ul>`),
+    },
+    expect: ['ok', 'no_content'],
+    budgetMs: 30_000,
+  },
+  {
+    name: 'headline-flood',
+    about: 'a 100 KB <title> and og:title, repeated as 20 headings (the page stage looks for the headline among the blocks)',
+    input: {
+      kind: 'html',
+      html: () => {
+        const title = 'Tram line to the harbour '.repeat(4_000);
+        return articlePage(`<meta property="og:title" content="${title}">` + `<h2>${title}</h2>`.repeat(20), title);
+      },
+    },
+    expect: ['ok', 'no_content'],
+    budgetMs: 30_000,
+  },
+  {
     name: 'entity-flood',
     about: '1 MB of character references (&amp; &#169; &eacute;)',
     input: { kind: 'html', html: () => articlePage(`<p>${'&amp; &#169; &eacute; '.repeat(45_000)}</p>`) },

@@ -17,15 +17,28 @@
 //   so that the same repeated author-and-date posts can be kept on a forum and dropped under an article or a product;
 // - comment sections: whether the block is inside one (class or id words, ARIA role, itemprop, schema.org Comment;
 //   parse/context.ts) and the share of the page's words that are, to be weighed with what the page declares;
-// - a few first-pass features by name (words, links, hidden, heading, ...).
+// - a few first-pass features by name (words, links, hidden, heading, ...);
+// - where links point (issue 34): whether the block lies in a link to the page's own site and to an article-shaped
+//   page of it (a long slug, an id, a year and month), headline-like link text; the share of its sections' words in
+//   such links, how many the great-grandparent holds, and the page's share: teaser lists are links to other articles;
+// - the article's anchor: the block of the headline the metadata names (PageFacts.title), the block's offset from it,
+//   and whether it lies between it and the end of the dominant region or past that end.
 import { PAGE_KINDS, type CdomNode, type PageKind } from '../../types.js';
 import { PithError } from '../../errors.js';
 import type { Features } from './features.js';
 import { featureNames } from './features.js';
 import type { Page } from '../blocks/page.js';
+import { type DomNode, isElement } from '../parse/dom.js';
 
-/** Bump when any page feature changes meaning or order. */
-export const PAGE_FEATURE_SCHEMA = 'page-3';
+/**
+ * Page feature schemas the code computes, each one's names a prefix of the next one's: page-3, and page-4 that adds
+ * where links point and the article's anchor (issue 34). A model's page section names its schema's features; the
+ * code computes the schema whose names they are (pageSchemaOf). Bump (add one) when any page feature changes.
+ */
+export const PAGE_FEATURE_SCHEMAS = ['page-3', 'page-4'] as const;
+export type PageFeatureSchema = (typeof PAGE_FEATURE_SCHEMAS)[number];
+/** The schema `npm run dump:page` writes unless told another: that of the shipped page net. */
+export const PAGE_FEATURE_SCHEMA: PageFeatureSchema = 'page-3';
 
 /** First-pass (`pith` set) features the page net sees as they are. */
 const FIRST_PASS_NAMES: readonly string[] = [
@@ -48,11 +61,31 @@ const PAGE_NAMES: readonly string[] = [
   ...PAGE_KINDS.map((kind) => `declares_${kind}`),
   'in_comment_section', 'page_comment_word_share',
   ...FIRST_PASS_NAMES.map((n) => `first_${n}`),
+  // page-4: where links point (linkTargets, sectionLinks)
+  'link_internal', 'link_article_path', 'link_headline',
+  'parent_article_link_share', 'gp_article_link_share', 'ggp_article_link_share', 'log(ggp_article_links)',
+  'page_article_link_word_share',
+  // the metadata's headline (articleAnchor)
+  'anchor_found', 'anchor_offset', 'log(anchor_distance)', 'after_anchor', 'anchor_to_region_end', 'past_region_end',
+  'anchor_in_region',
 ];
 
-/** Ordered names of the page features (a fresh copy). */
-export function pageFeatureNames(): string[] {
-  return [...PAGE_NAMES];
+/** Features of each schema: page-3 is the first 56. */
+const SCHEMA_WIDTH: Readonly<Record<PageFeatureSchema, number>> = { 'page-3': PAGE_NAMES.indexOf('link_internal'), 'page-4': PAGE_NAMES.length };
+
+/** Ordered names of the page features of a schema (a fresh copy). */
+export function pageFeatureNames(schema: PageFeatureSchema = PAGE_FEATURE_SCHEMA): string[] {
+  return PAGE_NAMES.slice(0, SCHEMA_WIDTH[schema]);
+}
+
+/** The schema whose feature names are `names`, or undefined when none is. */
+export function pageSchemaOf(names: readonly string[]): PageFeatureSchema | undefined {
+  return PAGE_FEATURE_SCHEMAS.find((schema) => {
+    const width = SCHEMA_WIDTH[schema];
+    if (names.length !== width) return false;
+    for (let j = 0; j < width; j++) if (names[j] !== PAGE_NAMES[j]) return false;
+    return true;
+  });
 }
 
 const FIRST_NAMES_ALL = featureNames('pith').unary;
@@ -349,14 +382,182 @@ function nearDuplicates(page: Page, s: BlockStats): { has: Float64Array; gain: F
   return { has, gain };
 }
 
+/** What the page knows of itself besides its blocks (PageMetadata and the request). */
+export interface PageFacts {
+  /** What the page declares itself to be (PageMetadata.kinds). */
+  readonly kinds: readonly PageKind[];
+  /** The headline the metadata names (PageMetadata.title), null when none. */
+  readonly title: string | null;
+  /** The page's URL and its canonical URL: links to either host are the site's own. */
+  readonly url?: string | null;
+  readonly canonicalUrl?: string | null;
+}
+
+/** Host of an absolute http(s) URL, lower-cased and without "www."; '' when there is none. */
+function hostOf(url: string | null | undefined): string {
+  if (!url) return '';
+  let i = url.indexOf('//');
+  if (i < 0 || i > 6) return '';
+  i += 2;
+  let j = i;
+  while (j < url.length) {
+    const c = url.charCodeAt(j);
+    if (c === 47 || c === 63 || c === 35 || c === 58) break; // / ? # :
+    j++;
+  }
+  const host = url.slice(i, j).toLowerCase();
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/** Where one link points: 0 elsewhere or nowhere (fragment, script, mail), 1 the site, 2 an article-shaped page of it. */
+function linkTarget(href: string, hosts: readonly string[]): number {
+  const h = href.trim();
+  if (h.length === 0 || h.charCodeAt(0) === 35) return 0; // '#'
+  let pathStart = 0;
+  const colon = h.indexOf(':');
+  const slash = h.indexOf('/');
+  if (h.startsWith('//') || (colon > 0 && (slash < 0 || colon < slash))) {
+    const lower = h.slice(0, 8).toLowerCase();
+    if (!h.startsWith('//') && !lower.startsWith('http:') && !lower.startsWith('https:')) return 0;
+    const host = hostOf(h.startsWith('//') ? 'x:' + h : h);
+    if (host === '' || !hosts.includes(host)) return 0;
+    pathStart = h.indexOf('/', h.indexOf('//') + 2);
+    if (pathStart < 0) return 1;
+  }
+  return articleShapedPath(h, pathStart) ? 2 : 1;
+}
+
+/**
+ * An article-shaped path: a segment that is a long slug (three or more hyphen- or underscore-joined words, or 25+
+ * characters), a run of 5+ digits (an id), or a year followed by a month segment (a date).
+ */
+function articleShapedPath(h: string, from: number): boolean {
+  let segStart = from;
+  let prevYear = false;
+  for (let i = from; i <= h.length; i++) {
+    const c = i < h.length ? h.charCodeAt(i) : 47;
+    if (c === 63 || c === 35) return segmentShaped(h, segStart, i, prevYear) === 2;
+    if (c !== 47) continue;
+    const shape = segmentShaped(h, segStart, i, prevYear);
+    if (shape === 2) return true;
+    prevYear = shape === 1;
+    segStart = i + 1;
+  }
+  return false;
+}
+
+/** 2: an article-shaped segment; 1: a year (19xx, 20xx); 0: neither. */
+function segmentShaped(h: string, a: number, b: number, afterYear: boolean): number {
+  const len = b - a;
+  if (len <= 0) return 0;
+  let joins = 0;
+  let digits = 0;
+  let maxDigitRun = 0;
+  for (let i = a; i < b; i++) {
+    const c = h.charCodeAt(i);
+    if (c === 45 || c === 95) joins++;
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (digits > maxDigitRun) maxDigitRun = digits;
+    } else digits = 0;
+  }
+  if (joins >= 2 || len >= 25 || maxDigitRun >= 5) return 2;
+  if (afterYear && len <= 2 && maxDigitRun === len) return 2; // /2024/05/
+  if (len === 4 && maxDigitRun === 4 && (h.startsWith('19', a) || h.startsWith('20', a))) return 1;
+  return 0;
+}
+
+/** Per block: the target of the link it lies in (linkTarget, -1 when it is in none) and that link element. */
+function linkTargets(page: Page, facts: PageFacts): { target: Int8Array; link: unknown[] } {
+  const n = page.blocks.length;
+  const target = new Int8Array(n).fill(-1);
+  const link: unknown[] = new Array<unknown>(n).fill(null);
+  const hosts = [hostOf(facts.url), hostOf(facts.canonicalUrl)].filter((h) => h !== '');
+  for (let i = 0; i < n; i++) {
+    if (!page.leafInfo[i].context.inLink) continue;
+    let x = page.blocks[i].domNode as DomNode | null;
+    for (let up = 0; x !== null && up < 16; up++, x = x.parentNode) {
+      if (isElement(x) && x.localName === 'a') {
+        link[i] = x;
+        target[i] = linkTarget(x.getAttribute('href') ?? '', hosts);
+        break;
+      }
+    }
+  }
+  return { target, link };
+}
+
+/** Per node of the tree: the words of its blocks in article-shaped links of the site, and how many such links. */
+interface LinkSums {
+  readonly articleLinkWords: Float64Array;
+  /** distinct article links (a block starting one that the block before it is not in) */
+  readonly articleLinks: Float64Array;
+}
+
+function linkSums(t: Tree, s: BlockStats, links: { target: Int8Array; link: unknown[] }): LinkSums {
+  const m = t.nodes.length;
+  const n = s.p.length;
+  const sums: LinkSums = { articleLinkWords: new Float64Array(m), articleLinks: new Float64Array(m) };
+  for (let i = 0; i < n; i++) {
+    const k = t.leafNode[i];
+    if (k < 0 || links.target[i] !== 2) continue;
+    sums.articleLinkWords[k] = s.w[i];
+    if (i === 0 || links.link[i - 1] !== links.link[i]) sums.articleLinks[k] = 1;
+  }
+  for (let k = m - 1; k > 0; k--) {
+    const q = t.parentOf[k];
+    sums.articleLinkWords[q] += sums.articleLinkWords[k];
+    sums.articleLinks[q] += sums.articleLinks[k];
+  }
+  return sums;
+}
+
+/** Lower-cased, whitespace-collapsed, trimmed: the form the headline is matched in. */
+function headlineKey(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * The block of the metadata's headline: the first heading block whose text is the headline, contains it or is most
+ * of it, else the first such block of any kind; -1 when none matches.
+ */
+function articleAnchor(page: Page, first: Features, title: string | null): number {
+  if (title === null) return -1;
+  const key = headlineKey(title);
+  if (key.length < 8) return -1;
+  const headingIndex = FIRST_NAMES_ALL.indexOf('heading_level');
+  let any = -1;
+  for (let i = 0; i < page.blocks.length; i++) {
+    const b = page.blocks[i];
+    const len = b.text.length;
+    if (b.props.uWords > 60 || len * 3 < key.length * 2 - 4 || len > key.length * 2 + 16) continue; // cannot match
+    const text = headlineKey(b.text);
+    if (text.length < 8) continue;
+    const match = text === key || (text.includes(key) && key.length * 2 >= text.length) ||
+      (key.includes(text) && text.length * 3 >= key.length * 2);
+    if (!match) continue;
+    if (first.unary[i * N_FIRST + headingIndex] > 0) return i;
+    if (any < 0) any = i;
+  }
+  return any;
+}
+
 /**
  * Page features of every block. `first`: the first pass's features of the page (set `pith`); `probs`: the first
- * pass's unary probabilities [nBlocks, 2] row-major; `kinds`: what the page declares itself to be
- * (extractMetadata). -> [nBlocks, pageFeatureNames().length] row-major.
+ * pass's unary probabilities [nBlocks, 2] row-major; `facts`: what the page declares itself to be, its headline
+ * and URLs (extractMetadata); `schema`: the features to compute. -> [nBlocks, pageFeatureNames(schema).length]
+ * row-major.
  */
-export function computePageFeatures(page: Page, first: Features, probs: Float32Array, kinds: readonly PageKind[]): Float32Array {
+export function computePageFeatures(
+  page: Page,
+  first: Features,
+  probs: Float32Array,
+  facts: PageFacts,
+  schema: PageFeatureSchema = PAGE_FEATURE_SCHEMA,
+): Float32Array {
   const n = page.blocks.length;
-  const nP = PAGE_NAMES.length;
+  const nP = SCHEMA_WIDTH[schema];
+  const wide = schema !== 'page-3'; // links and the anchor
   const out = new Float32Array(n * nP); // [nBlocks, nP] row-major
   if (n === 0) return out;
   if (first.unary.length !== n * N_FIRST || probs.length !== n * 2) {
@@ -370,7 +571,7 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   // and another when TurboFan inlines it, and the loop below that reads it was compiled again for each (a "wrong map"
   // deoptimisation of this whole function, twice per process over half the dev pages).
   const declared = new Float64Array(PAGE_KINDS.length);
-  for (let j = 0; j < PAGE_KINDS.length; j++) declared[j] = b2d(kinds.includes(PAGE_KINDS[j]));
+  for (let j = 0; j < PAGE_KINDS.length; j++) declared[j] = b2d(facts.kinds.includes(PAGE_KINDS[j]));
   let commentWords = 0;
   for (let i = 0; i < n; i++) if (page.leafInfo[i].context.commentDepth >= 0) commentWords += s.w[i];
   const commentWordShare = commentWords / Math.max(totalWords, 1);
@@ -381,6 +582,11 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
   const repeat = siblingRepeat(t);
   const classPathMean = classPathMeans(first.selectorIds, s);
   const dup = nearDuplicates(page, s);
+  const links = wide ? linkTargets(page, facts) : null;
+  const sums = links !== null ? linkSums(t, s, links) : null;
+  const anchor = wide ? articleAnchor(page, first, facts.title) : -1;
+  let articleLinkWords = 0;
+  if (links !== null) for (let i = 0; i < n; i++) if (links.target[i] === 2) articleLinkWords += s.w[i];
 
   const rLo = region.node >= 0 ? t.firstLeaf[region.node] : 0;
   const rHi = region.node >= 0 ? t.lastLeaf[region.node] : n - 1;
@@ -460,6 +666,32 @@ export function computePageFeatures(page: Page, first: Features, probs: Float32A
     out[o++] = commentWordShare;
     const row = i * N_FIRST;
     for (let j = 0; j < FIRST_INDEX.length; j++) out[o++] = first.unary[row + FIRST_INDEX[j]];
+    if (wide) {
+      // where links point, in the block and its sections
+      const tg = links!.target[i];
+      out[o++] = b2d(tg >= 1);
+      out[o++] = b2d(tg === 2);
+      out[o++] = b2d(tg >= 0 && s.w[i] >= 4 && s.w[i] <= 25 && !page.blocks[i].props.endsWithPunctuation);
+      let sec = k >= 0 ? t.parentOf[k] : -1;
+      let ggp = sec;
+      for (let level = 0; level < 3; level++) {
+        out[o++] = sec >= 0 && t.nodeWords[sec] > 0 ? sums!.articleLinkWords[sec] / t.nodeWords[sec] : tg === 2 ? 1 : 0;
+        if (sec >= 0) {
+          ggp = sec;
+          sec = t.parentOf[sec];
+        }
+      }
+      out[o++] = ggp >= 0 ? Math.log1p(sums!.articleLinks[ggp]) : 0;
+      out[o++] = articleLinkWords / Math.max(totalWords, 1);
+      // the headline the metadata names
+      out[o++] = b2d(anchor >= 0);
+      out[o++] = anchor >= 0 ? (i - anchor) / n : 0;
+      out[o++] = anchor >= 0 ? Math.log1p(Math.abs(i - anchor)) : 0;
+      out[o++] = b2d(anchor >= 0 && i > anchor);
+      out[o++] = b2d(anchor >= 0 && i >= anchor && i <= rHi);
+      out[o++] = b2d(i > rHi);
+      out[o++] = b2d(anchor >= rLo && anchor <= rHi);
+    }
     if (o !== (i + 1) * nP) throw new PithError('internal', `page features: wrote ${o - i * nP} values, names list ${nP}`);
   }
   return out;

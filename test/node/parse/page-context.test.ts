@@ -1,7 +1,7 @@
 // Page features of the second stage (src/core/features/page-context.ts): computed from the page and first-pass probabilities.
 import { describe, expect, it } from 'vitest';
 import { computeFeatures } from '../../../src/core/features/features.js';
-import { computePageFeatures, pageFeatureNames } from '../../../src/core/features/page-context.js';
+import { computePageFeatures, pageFeatureNames, pageSchemaOf } from '../../../src/core/features/page-context.js';
 import { parsePage } from '../../../src/core/blocks/page.js';
 import type { PageKind } from '../../../src/types.js';
 
@@ -21,7 +21,7 @@ function pageFeatures(pOf: (text: string) => number, kinds: readonly PageKind[] 
     probs[i * 2] = 1 - p;
     probs[i * 2 + 1] = p;
   });
-  const out = computePageFeatures(page, first, probs, kinds);
+  const out = computePageFeatures(page, first, probs, { kinds, title: null });
   const names = pageFeatureNames();
   const col = (name: string): number[] => {
     const j = names.indexOf(name);
@@ -92,5 +92,115 @@ describe('page features (second stage)', () => {
       expect(both.col('declares_discussion')[i]).toBe(1);
       expect(both.col('declares_listing')[i]).toBe(-1);
     }
+  });
+});
+
+// A news page: the headline, the story, a rail of teasers to other stories of the site, a comment thread.
+const STORY = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the story has enough words to count as real prose here.</p>`).join('');
+const RAIL = Array.from(
+  { length: 4 },
+  (_, i) => `<li class="teaser"><a href="/news/2024/05/other-story-number-${i}">Other story number ${i} about the town</a><span>A short summary</span></li>`,
+).join('');
+const THREAD = Array.from(
+  { length: 3 },
+  (_, i) =>
+    `<div class="c"><a href="/users/${i}">Reader${i}</a><span>May ${i + 3}, 2024</span>` +
+    `<p>Comment ${i} says something long enough about this story to be a real text.</p><a href="#c${i}">Reply</a></div>`,
+).join('');
+const NEWS =
+  `<body><nav><a href="/">Home</a><a href="https://elsewhere.org/some-long-article-slug-here">Partner</a></nav>` +
+  `<main><h1>The headline of this story today</h1><article>${STORY}</article></main>` +
+  `<aside><ul>${RAIL}</ul></aside><section>${THREAD}</section></body>`;
+
+function newsFeatures(title: string | null) {
+  const page = parsePage(NEWS, { url: 'https://www.example.com/news/2024/05/the-headline' });
+  const first = computeFeatures(page, 'pith');
+  const probs = new Float32Array(page.blocks.length * 2); // [nBlocks, 2]
+  page.blocks.forEach((b, i) => {
+    const p = b.text.startsWith('Paragraph') ? 0.95 : 0.3;
+    probs[i * 2] = 1 - p;
+    probs[i * 2 + 1] = p;
+  });
+  const facts = { kinds: ['article'] as const, title, url: 'https://www.example.com/news/2024/05/the-headline' };
+  const out = computePageFeatures(page, first, probs, facts, 'page-4');
+  const names = pageFeatureNames('page-4');
+  // page-3 is the first columns of page-4, the same values
+  const narrow = computePageFeatures(page, first, probs, facts, 'page-3');
+  const n3 = pageFeatureNames('page-3').length;
+  for (let i = 0; i < page.blocks.length; i++) {
+    for (let j = 0; j < n3; j++) expect(narrow[i * n3 + j]).toBe(out[i * names.length + j]);
+  }
+  const texts = page.blocks.map((b) => b.text.trim());
+  const col = (name: string): number[] => {
+    const j = names.indexOf(name);
+    expect(j, name).toBeGreaterThanOrEqual(0);
+    return page.blocks.map((_, i) => out[i * names.length + j]);
+  };
+  const at = (prefix: string): number => {
+    const i = texts.findIndex((t) => t.startsWith(prefix));
+    expect(i, prefix).toBeGreaterThanOrEqual(0);
+    return i;
+  };
+  return { col, at };
+}
+
+describe('page features of a news page', () => {
+  it('come in schemas, each the one before it and more, told apart by their names', () => {
+    const n3 = pageFeatureNames('page-3');
+    const n4 = pageFeatureNames('page-4');
+    expect(n3.length).toBe(56);
+    expect(n4.slice(0, n3.length)).toEqual(n3);
+    expect(pageSchemaOf(n3)).toBe('page-3');
+    expect(pageSchemaOf(n4)).toBe('page-4');
+    expect(pageSchemaOf(n4.slice(0, 60))).toBeUndefined();
+  });
+
+  it('tell where links point: the site, its article-shaped pages, elsewhere', () => {
+    const { col, at } = newsFeatures(null);
+    const teaser = at('Other story number 2');
+    expect(col('link_internal')[teaser]).toBe(1);
+    expect(col('link_article_path')[teaser]).toBe(1);
+    expect(col('link_headline')[teaser]).toBe(1);
+    expect(col('link_internal')[at('Home')]).toBe(1);
+    expect(col('link_article_path')[at('Home')]).toBe(-1);
+    expect(col('link_internal')[at('Partner')]).toBe(-1); // another host, however article-shaped
+    expect(col('link_internal')[at('Paragraph 1')]).toBe(-1);
+    expect(col('gp_article_link_share')[teaser]).toBeGreaterThan(0.5);
+    expect(col('gp_article_link_share')[at('Paragraph 1')]).toBe(0);
+  });
+
+  it('take odd hrefs for links to elsewhere or nowhere, never failing', () => {
+    const odd = ['', '#top', 'javascript:void(0)', 'mailto:a@example.com', '//cdn.other.net/a-b-c-d', 'https://', 'http://www.example.com'];
+    const html = `<body><p>${odd.map((h, i) => `<a href="${h}">odd link number ${i} here</a>`).join(' ')}</p><a>no href at all</a></body>`;
+    const page = parsePage(html, { url: 'https://example.com/' });
+    const first = computeFeatures(page, 'pith');
+    const probs = new Float32Array(page.blocks.length * 2).fill(0.5);
+    const out = computePageFeatures(page, first, probs, { kinds: [], title: null, url: 'https://example.com/' }, 'page-4');
+    const names = pageFeatureNames('page-4');
+    const col = (name: string): number[] => page.blocks.map((_, i) => out[i * names.length + names.indexOf(name)]);
+    const texts = page.blocks.map((b) => b.text.trim());
+    const internal = col('link_internal');
+    for (let i = 0; i < odd.length; i++) {
+      const j = texts.indexOf(`odd link number ${i} here`);
+      expect(j, odd[i]).toBeGreaterThanOrEqual(0);
+      expect(internal[j], odd[i]).toBe(odd[i] === 'http://www.example.com' ? 1 : -1); // the site's own home, www. or not
+    }
+    expect(col('link_article_path').every((v) => v === -1)).toBe(true);
+    expect(internal[texts.indexOf('no href at all')]).toBe(-1); // an <a> without href points nowhere
+  });
+
+  it('place every block against the headline the metadata names', () => {
+    const found = newsFeatures('The headline of this story today');
+    const h1 = found.at('The headline');
+    expect(found.col('anchor_found')[0]).toBe(1);
+    expect(found.col('anchor_offset')[h1]).toBe(0);
+    expect(found.col('after_anchor')[found.at('Paragraph 1')]).toBe(1);
+    expect(found.col('after_anchor')[found.at('Home')]).toBe(-1);
+    expect(found.col('anchor_to_region_end')[found.at('Paragraph 4')]).toBe(1);
+    expect(found.col('anchor_to_region_end')[found.at('Comment 1')]).toBe(-1);
+    expect(found.col('past_region_end')[found.at('Comment 1')]).toBe(1);
+    const missing = newsFeatures('A headline this page does not have');
+    expect(missing.col('anchor_found')[0]).toBe(-1);
+    expect(missing.col('after_anchor')[missing.at('Paragraph 1')]).toBe(-1);
   });
 });

@@ -39,7 +39,7 @@ function features(html: string): Float32Array {
   const parsed = parsePage(html);
   const first = computeFeatures(parsed, 'pith');
   const probs = new Float32Array(parsed.blocks.length * 2).fill(0.5); // [nBlocks, 2]
-  return computePageFeatures(parsed, first, probs, []);
+  return computePageFeatures(parsed, first, probs, { kinds: [], title: null });
 }
 
 describe('features of a page, after other pages', () => {
