@@ -48,6 +48,25 @@ interface EvalResults {
   command: string;
   systems: EvalSystem[];
   readabilityPages?: { title: string; pages: number; rows: { key: string; label: string; f1: number; precision: number; recall: number }[] };
+  fidelity?: FidelityResults;
+}
+interface KindCount {
+  expected: number;
+  found: number;
+  extra: number;
+}
+interface DevFidelity {
+  pages: number;
+  repeatPages: number;
+  emptyPages: number;
+  prePartly: number;
+  preBlocks: number;
+}
+interface FidelityResults {
+  readabilityPages: number;
+  kinds: { pith: Record<string, KindCount>; readability: Record<string, KindCount> };
+  devSplit: string;
+  dev: { pith: DevFidelity; readability: DevFidelity };
 }
 interface Stat {
   median: number;
@@ -217,7 +236,33 @@ function qualitySection(ev: EvalResults): string {
       ),
     );
   }
+  if (ev.fidelity !== undefined) parts.push('', fidelitySection(ev.fidelity));
   return parts.join('\n');
+}
+
+/** What a reader sees: expected elements kept as the same kind, and pages that repeat, come out empty or cut code. */
+function fidelitySection(fi: FidelityResults): string {
+  const share = (k: KindCount): string => (k.expected === 0 ? '–' : f3(k.found / k.expected));
+  const extra = (k: KindCount): string => (k.expected === 0 ? '–' : f3(k.extra / k.expected));
+  const kinds = Object.keys(fi.kinds.pith);
+  const dev = (label: string, d: DevFidelity): string[] => [label, String(d.repeatPages), String(d.emptyPages), `${d.prePartly} of ${d.preBlocks}`];
+  return [
+    '### Fidelity',
+    '',
+    `Same run (dev/fidelity.ts). Against the expected article HTML of the Readability.js test pages (validation part, ${fi.readabilityPages} pages):` +
+      ' the share of expected elements the HTML output has as the same kind (code blocks: exact text), and extra ones per expected one.' +
+      ' Readability.js scores 1 by construction (the expected HTML is its own output).',
+    '',
+    table(
+      ['kind', 'expected', 'pith', 'pith extra', 'Readability.js', 'Readability.js extra'],
+      kinds.map((k) => [k, String(fi.kinds.pith[k].expected), share(fi.kinds.pith[k]), extra(fi.kinds.pith[k]), share(fi.kinds.readability[k]), extra(fi.kinds.readability[k])]),
+    ),
+    '',
+    `WCXB dev pages (${fi.devSplit} split, ${fi.dev.pith.pages} pages): pages whose output repeats a paragraph of 80+ characters more often than the ground truth,` +
+      ' pages empty where the ground truth is not, `<pre>` blocks of 2+ lines kept partly.',
+    '',
+    table(['system', 'repeat pages', 'empty pages', '<pre> kept partly'], [dev('pith', fi.dev.pith), dev('Readability.js (linkedom)', fi.dev.readability)]),
+  ].join('\n');
 }
 
 const STAGE_LABELS: Readonly<Record<string, string>> = {
