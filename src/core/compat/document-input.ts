@@ -5,6 +5,7 @@
 // those sequences escaped and comments are left out. Pure: reads only those fields.
 
 import { PithError } from '../../errors.js';
+import { escapeHtmlAttr, escapeHtmlText } from '../render/html.js';
 
 /** The part of a DOM node this reads. */
 export interface NodeLike {
@@ -26,9 +27,6 @@ export interface DocumentLike {
 
 const VOID: ReadonlySet<string> = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes']);
-const TEXT_ESCAPES = /[&<>]/g;
-const ATTR_ESCAPES = /[&"]/g;
-const ESCAPE: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 // Inside raw text: what could end the element early or start an escaped state (JSON-LD stays valid JSON).
 const RAW_HAZARDS = /<!--|<\/(?=script|style)/gi;
 const NAME = /^[A-Za-z][^\s/>"'=]*$/;
@@ -50,7 +48,7 @@ export function serialiseDocument(document: DocumentLike): string {
     }
     if (item.nodeType === 3 || item.nodeType === 4) {
       const text = item.nodeValue ?? '';
-      out += rawParents.length > 0 ? text.replace(RAW_HAZARDS, (m) => (m === '<!--' ? '<\\u0021--' : '<\\/')) : text.replace(TEXT_ESCAPES, (c) => ESCAPE[c]);
+      out += rawParents.length > 0 ? text.replace(RAW_HAZARDS, (m) => (m === '<!--' ? '<\\u0021--' : '<\\/')) : escapeHtmlText(text);
       continue;
     }
     if (item.nodeType !== 1) continue; // comments, processing instructions
@@ -60,7 +58,7 @@ export function serialiseDocument(document: DocumentLike): string {
     const attributes = item.attributes ?? [];
     for (let i = 0; i < attributes.length; i++) {
       const { name, value } = attributes[i];
-      if (NAME.test(name)) out += ` ${name}="${value.replace(ATTR_ESCAPES, (c) => ESCAPE[c])}"`;
+      if (NAME.test(name)) out += ` ${name}="${escapeHtmlAttr(value)}"`;
     }
     out += '>';
     if (VOID.has(tag)) continue;
