@@ -97,6 +97,9 @@ describe('debug view in chromium', () => {
         expect(lead).toContain(`${extraction.wordCount} words kept`);
         expect(lead).toContain(`decoder ${extraction.decoder}`);
         expect(lead).toContain(extraction.modelVersion);
+        // Clicked in the page, not by mouse position: under load a position taken before a layout change can land on
+        // another label.
+        const activate = (selector: string): Promise<void> => page.$eval(selector, (el) => (el as HTMLElement).click());
         const visible = (selector: string): Promise<number> =>
           page.$$eval(selector, (els) => els.filter((el) => el.checkVisibility({ contentVisibilityAuto: true })).length);
         // folded: only kept blocks show at first; the page is shorter than with every run unfolded
@@ -105,7 +108,7 @@ describe('debug view in chromium', () => {
         const foldedHeight = await page.evaluate(() => document.documentElement.scrollHeight);
         await shoot(page, `debug-${width}.png`);
         // the jump link scrolls to the first kept block
-        await page.click('nav.filter a');
+        await activate('nav.filter a');
         const first = await page.evaluate(() => {
           const target = document.querySelector(location.hash) as HTMLElement;
           return { kept: target.classList.contains('kept'), top: Math.round(target.getBoundingClientRect().top) };
@@ -113,13 +116,13 @@ describe('debug view in chromium', () => {
         expect(first.kept).toBe(true);
         expect(first.top).toBeLessThan(50);
         // the filter: only kept, only dropped, all
-        await page.click('label[for=show-kept]');
+        await activate('label[for=show-kept]');
         expect(await visible('li.fold')).toBe(0);
         expect(await visible('li.block.kept')).toBe(kept);
-        await page.click('label[for=show-dropped]');
+        await activate('label[for=show-dropped]');
         expect(await visible('li.block.kept')).toBe(0);
         expect(await visible('li.fold')).toBeGreaterThan(0);
-        await page.click('label[for=show-all]');
+        await activate('label[for=show-all]');
         await page.$$eval('details', (els) => els.forEach((el) => ((el as HTMLDetailsElement).open = true)));
         expect(await visible('li.block')).toBe(extraction.blocks.length);
         expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(foldedHeight);
