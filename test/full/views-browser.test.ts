@@ -124,6 +124,12 @@ describe('debug view in chromium', () => {
         expect(await visible('li.fold')).toBeGreaterThan(0);
         await activate('label[for=show-all]');
         await page.$$eval('details', (els) => els.forEach((el) => ((el as HTMLDetailsElement).open = true)));
+        // Chromium shows a just-opened <details>' content at its next rendering update, which a loaded machine delays.
+        await page.waitForFunction(
+          (n) => Array.from(document.querySelectorAll('li.block')).filter((el) => el.checkVisibility({ contentVisibilityAuto: true })).length === n,
+          extraction.blocks.length,
+          { timeout: 10_000 },
+        ).catch(() => undefined);
         expect(await visible('li.block')).toBe(extraction.blocks.length);
         expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(foldedHeight);
       } finally {
