@@ -62,7 +62,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const format = browser ? 'reader' : chooseFormat(options.format, accept, fallback);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
   const modelVersion = extractor.modelVersion;
-  const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion }, new URL(c.req.url).origin);
+  const key = cacheKeyFor({ kind: 'extract', target, format, options: options.debug ? { debug: '1' } : {}, modelVersion, limits: settings.limits }, new URL(c.req.url).origin);
   const cacheable = settings.cacheTtlS > 0;
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: true };
@@ -86,7 +86,7 @@ async function serveTarget(c: AppContext, extractor: Extractor, rawTarget: strin
   const stored = storeMiss(c.req.raw, c.executionCtx, key, response, cacheable ? settings.cacheTtlS : 0);
   // the article alone too, for the feed proxy (article-cache.ts)
   if (stored && format === 'html' && !options.debug && extraction.html !== undefined) {
-    storeArticle(c.executionCtx, articleKey(target, modelVersion, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
+    storeArticle(c.executionCtx, articleKey(target, modelVersion, settings.limits, new URL(c.req.url).origin), extraction.html, settings.cacheTtlS);
   }
   return answer(response);
 }

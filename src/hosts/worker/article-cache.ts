@@ -4,11 +4,12 @@
 // article store it here (GET /v1/extract?format=html on a miss, and the feed itself), so an article costs one
 // extraction whichever route asks first. The key is the extract key of the target with kind 'article'.
 
+import type { Limits } from '../../config.js';
 import { cacheKeyFor, cacheLookup, cacheStore, type WaitUntil } from './cache.js';
 
-/** Cache key of the article of `target` under the serving `origin`. */
-export function articleKey(target: URL, modelVersion: string, origin: string): Request {
-  return cacheKeyFor({ kind: 'article', target, format: 'html', options: {}, modelVersion }, origin);
+/** Cache key of the article of `target`, extracted under `limits`, under the serving `origin`. */
+export function articleKey(target: URL, modelVersion: string, limits: Readonly<Limits>, origin: string): Request {
+  return cacheKeyFor({ kind: 'article', target, format: 'html', options: {}, modelVersion, limits }, origin);
 }
 
 /** The cached article HTML for `key`, or undefined. */

@@ -1,13 +1,15 @@
 // The edge cache (Cache API, caches.default), shared by every route that serves extractions (the feed proxy
 // reuses cacheKeyFor/cacheLookup/cacheStore so an article costs one extraction whichever route asked).
 //
-// Key: the normalised target URL + the output format + the options that change the output + the model version,
-// as a synthetic GET URL under the serving origin (/__pith-cache/...; never routed, only a key).
+// Key: the normalised target URL + the output format + the options that change the output + the model version +
+// the parse limits that differ from the defaults (an operator who changes PITH_MAX_* gets new keys, not answers
+// made under the old limits; with the defaults the key is what it was), as a synthetic GET URL under the serving origin (/__pith-cache/...; never routed, only a key).
 // Stored responses carry `Cache-Control: public, max-age=<PITH_CACHE_TTL_S>` (the Cache API honours it) and an
 // ETag. Only successful, non-empty extractions are stored; callers never pass errors here.
 // Writes go through ctx.waitUntil so the response is not held up by them.
 
 import { etag, RETAINED_304_HEADERS } from 'hono/etag';
+import { DEFAULT_LIMITS, LIMIT_NAMES, type Limits } from '../../config.js';
 
 const CACHE_PATH = '/__pith-cache/v1/';
 
@@ -20,6 +22,8 @@ export interface CacheKeyParts {
   /** Options that change the output (e.g. debug); names sorted into the key. */
   options: Readonly<Record<string, string>>;
   modelVersion: string;
+  /** The parse limits the extraction ran under (settings.limits). */
+  limits: Readonly<Limits>;
 }
 
 /** Normalised form of a target URL for keys: lower-case scheme and host, no default port, no fragment, no bare "?". */
@@ -36,6 +40,7 @@ export function cacheKeyFor(parts: CacheKeyParts, origin: string): Request {
   params.set('u', normaliseTarget(parts.target));
   params.set('f', parts.format);
   params.set('m', parts.modelVersion);
+  for (const name of LIMIT_NAMES) if (parts.limits[name] !== DEFAULT_LIMITS[name]) params.set(`l.${name}`, String(parts.limits[name]));
   for (const name of Object.keys(parts.options).sort()) params.set(`o.${name}`, parts.options[name]);
   return new Request(new URL(`${CACHE_PATH}${encodeURIComponent(parts.kind)}?${params.toString()}`, origin).href, { method: 'GET' });
 }

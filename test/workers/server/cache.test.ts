@@ -46,6 +46,22 @@ describe('edge cache', () => {
     expect(await upstreamHits(id)).toBe(3);
   });
 
+  it('parse limits other than the defaults are part of the key (an answer made under old limits is not served)', async () => {
+    const id = uniqueId();
+    const target = page(`/counted/${id}`);
+    const raised = { PITH_MAX_BLOCKS: '9000' }; // not the default (8,000), and the page's output is the same under it
+    const first = await call(extractPath(target));
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    const firstText = ((await first.json()) as { text: string }).text;
+    const other = await call(extractPath(target), {}, raised);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-cache')).toBe('MISS');
+    expect(((await other.json()) as { text: string }).text).toBe(firstText);
+    expect((await call(extractPath(target), {}, raised)).headers.get('x-cache')).toBe('HIT');
+    expect((await call(extractPath(target))).headers.get('x-cache')).toBe('HIT'); // the defaults keep their key
+    expect(await upstreamHits(id)).toBe(2);
+  });
+
   it('the key is the normalised URL: host case, default port and fragment do not matter', async () => {
     const id = uniqueId();
     const target = page(`/counted/${id}`);

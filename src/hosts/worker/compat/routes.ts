@@ -105,7 +105,7 @@ async function serveJson(
 ): Promise<Response> {
   const settings = settingsOf(c.env);
   const target = checkTarget(rawTarget, settings.allowHosts); // 400/403 before anything else
-  const key = cacheKeyFor({ kind: 'compat', target, format: answer.format, options: answer.options, modelVersion: extractor.modelVersion }, new URL(c.req.url).origin);
+  const key = cacheKeyFor({ kind: 'compat', target, format: answer.format, options: answer.options, modelVersion: extractor.modelVersion, limits: settings.limits }, new URL(c.req.url).origin);
   const cacheable = settings.cacheTtlS > 0;
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };
   const nocache = TRUE_VALUE.test(params.get('nocache') ?? '');

@@ -32,7 +32,7 @@ export interface ArticleContext {
 export async function articleFor(link: string, context: ArticleContext): Promise<string | null> {
   const { extractor, settings } = context;
   const target = checkTarget(link, settings.allowHosts);
-  const key = articleKey(target, extractor.modelVersion, context.origin);
+  const key = articleKey(target, extractor.modelVersion, settings.limits, context.origin);
   const cacheable = settings.cacheTtlS > 0;
   if (cacheable) {
     const hit = await cachedArticle(key);
@@ -45,7 +45,7 @@ export async function articleFor(link: string, context: ArticleContext): Promise
     storeArticle(context.ctx, key, extraction.html, settings.cacheTtlS);
     // and the html-format answer, as GET /v1/extract?format=html would have stored it
     const { body, contentType } = present('html', extraction, { url: page.url, finalUrl: page.finalUrl, encoding: page.encoding, fetchMs: page.fetchMs });
-    const documentKey = cacheKeyFor({ kind: 'extract', target, format: 'html', options: {}, modelVersion: extractor.modelVersion }, context.origin);
+    const documentKey = cacheKeyFor({ kind: 'extract', target, format: 'html', options: {}, modelVersion: extractor.modelVersion, limits: settings.limits }, context.origin);
     cacheStore(context.ctx, documentKey, new Response(body, { headers: { 'content-type': contentType, etag: await etagFor(body) } }), settings.cacheTtlS);
   }
   return extraction.html;

@@ -140,7 +140,7 @@ export async function serveFeed(
   const origin = new URL(c.req.url).origin;
   const keyOptions: Record<string, string> = dedupe ? { max: String(max), dedupe: '1' } : { max: String(max) };
   if (shape !== undefined) keyOptions.ftr = `${Number(shape.onlyFirstMax)}${Number(shape.excludeFailed)}${shape.links}`;
-  const key = cacheKeyFor({ kind: 'feed', target, format: shape?.json ? 'feed-json' : 'feed', options: keyOptions, modelVersion: extractor.modelVersion }, origin);
+  const key = cacheKeyFor({ kind: 'feed', target, format: shape?.json ? 'feed-json' : 'feed', options: keyOptions, modelVersion: extractor.modelVersion, limits: settings.limits }, origin);
   const cacheable = feedSettings.cacheTtlS > 0;
 
   const clientHeaders = { tokenRequired: settings.token !== '', varyAccept: false };

@@ -136,12 +136,12 @@ export interface UrlOutcome {
 
 /** The cached json (and, for markdown/html jobs, the cached body of that format), or null on any miss. */
 async function fromCache(target: URL, context: UrlContext): Promise<{ json: JsonBody; formatBody: string | null } | null> {
-  const { extractor, options } = context;
-  const jsonHit = await cacheLookup(cacheKeyFor({ kind: 'extract', target, format: 'json', options: {}, modelVersion: extractor.modelVersion }, options.origin));
+  const { extractor, options, settings } = context;
+  const jsonHit = await cacheLookup(cacheKeyFor({ kind: 'extract', target, format: 'json', options: {}, modelVersion: extractor.modelVersion, limits: settings.limits }, options.origin));
   if (jsonHit === undefined) return null;
   const json = (await jsonHit.json()) as JsonBody;
   if (options.format === 'text') return { json, formatBody: null };
-  const formatHit = await cacheLookup(cacheKeyFor({ kind: 'extract', target, format: options.format, options: {}, modelVersion: extractor.modelVersion }, options.origin));
+  const formatHit = await cacheLookup(cacheKeyFor({ kind: 'extract', target, format: options.format, options: {}, modelVersion: extractor.modelVersion, limits: settings.limits }, options.origin));
   return formatHit === undefined ? null : { json, formatBody: await formatHit.text() };
 }
 
@@ -150,7 +150,7 @@ async function renderAndStore(format: Format, target: URL, extraction: Extractio
   const { body, contentType } = present(format, extraction, page);
   const { settings, extractor, options } = context;
   if (settings.cacheTtlS > 0) {
-    const key = cacheKeyFor({ kind: 'extract', target, format, options: {}, modelVersion: extractor.modelVersion }, options.origin);
+    const key = cacheKeyFor({ kind: 'extract', target, format, options: {}, modelVersion: extractor.modelVersion, limits: settings.limits }, options.origin);
     const response = new Response(body, { headers: { 'content-type': contentType, etag: await etagFor(body) } });
     cacheStore(context.ctx, key, response, settings.cacheTtlS);
   }
