@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--drop", default="none", help="comma-separated groups, or none")
     ap.add_argument("--config", help="page stage: train with training/config/<name>.py instead of the shipped run's "
                                      "config (its extra_data and page_type_weight included); --drop none then trains too")
+    ap.add_argument("--seed", type=int, help="page stage with --config: train from this seed instead of the config's")
     ap.add_argument("--tag", default="", help="a label for the report line")
     ap.add_argument("--extra-val", action="append", default=[],
                     help="page stage: also score the val pages of training/data/<name>/ (e.g. pith-readability-val)")
@@ -73,6 +74,8 @@ def main():
     else:
         if args.config:
             cfg, mean, std, state = load_config(args.config), None, None, None
+            if args.seed is not None:
+                cfg["seed"] = args.seed
         else:
             ckpt = torch.load(os.path.join(run, "page.pt"))
             cfg, mean, std, state = ckpt["config"], ckpt["mean"], ckpt["std"], ckpt["nets"][0]["state"]  # the first seed
@@ -105,6 +108,7 @@ def main():
         words.append(data.words[p.block_offset: p.block_offset + p.n_blocks])
         types.append(page_type[p.id])
     result = {"stage": args.stage, "drop": args.drop, "config": args.config or cfg.get("name"), "tag": args.tag,
+              "settings": {k: cfg.get(k) for k in ("seed", "page_schema", "extra_data", "page_type_weight", "page_columns")},
               "features": x.shape[1] - len(cols),
               "wordF1": word_f1_proxy(preds, golds, words)["word_f1"],
               "blockF1": block_metrics(np.concatenate(preds), np.concatenate(golds))["f1"], "byType": {}}
@@ -122,7 +126,7 @@ def main():
     for name in args.extra_val:
         if args.stage != "page":
             raise SystemExit("--extra-val scores the page stage")
-        extra, extra_page = load_page_data(os.path.join(ROOT, "training", "data", name))
+        extra, extra_page = load_page_data(os.path.join(ROOT, "training", "data", name), cfg)
         if extra_page.names != names:
             raise SystemExit(f"{name}: other page features: dump:page it again")
         xv = standardise(extra_page.x, mean, std, cfg["feature_clip"])

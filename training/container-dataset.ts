@@ -10,8 +10,8 @@
 //     Labels are made in training/container.py from node_chars/content_chars (threshold chosen there).
 //
 //   npx tsx training/container-dataset.ts --block-columns [--dump training/data/pith]
-//     For every page of the block dump (same order, same block counts), the predicted container with the
-//     shipped models/container.json: writes DUMP/container.f32, float32 LE [totalBlocks, 2] row-major:
+//     For every page of the block dump (same order, same block counts; a dump of the Readability.js pages too),
+//     the predicted container with the shipped models/container.json: writes DUMP/container.f32, float32 LE [totalBlocks, 2] row-major:
 //     inside_container (0/1) and container_score, plus DUMP/container.json (column names, model version,
 //     pages whose block count no longer matches the dump).
 //
@@ -23,6 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPage } from '../dev/corpus.js';
+import { loadReadabilityAsCorpusPage } from './news-pages.js';
 import { readSplits } from '../dev/splits.js';
 import { CONTAINER_MODEL, predictContainer } from '../src/core/model/container-model.js';
 import { CONTAINER_FEATURES, blocksInside, containerCandidates } from '../src/core/features/container.js';
@@ -105,7 +106,9 @@ interface DumpPage {
 }
 
 function buildBlockColumns(dumpDir: string): void {
-  const index = JSON.parse(readFileSync(join(dumpDir, 'index.json'), 'utf8')) as { totalBlocks: number; dataHash: string; pages: DumpPage[] };
+  const index = JSON.parse(readFileSync(join(dumpDir, 'index.json'), 'utf8')) as { totalBlocks: number; dataHash: string; pages: DumpPage[]; source?: string };
+  // a dump of the Readability.js pages (`npm run dump -- --source readability|readability-val`) reads those pages
+  const load = (index.source ?? 'wcxb') === 'wcxb' ? loadPage : loadReadabilityAsCorpusPage;
   const cols = new Float32Array(index.totalBlocks * 2); // [totalBlocks, 2] row-major
   const mismatched: object[] = [];
   const t0 = performance.now();
@@ -113,7 +116,7 @@ function buildBlockColumns(dumpDir: string): void {
     const p = index.pages[j];
     if (p.nBlocks === 0) continue;
     try {
-      const cp = loadPage(p.id);
+      const cp = load(p.id);
       const page = parsePage(cp.html, { url: cp.url });
       if (page.blocks.length !== p.nBlocks) {
         mismatched.push({ id: p.id, dump: p.nBlocks, now: page.blocks.length });

@@ -101,10 +101,18 @@ def cmd_folds(args):
     print(f"wrote {os.path.relpath(out, ROOT)}/folds.json and {args.k} fold models")
 
 
-class PageData:
-    """page.f32 [totalBlocks, nP] beside the first-stage dump, and page-index.json (names, schema, hashes)."""
+# Each page feature schema's names are a prefix of the next one's (src/core/features/page-context.ts): a schema is
+# the dump's names up to the first name it lacks (None: all of them, the newest schema).
+SCHEMA_END = {"page-3": "link_internal", "page-4": None}
 
-    def __init__(self, data_dir):
+
+class PageData:
+    """page.f32 [totalBlocks, nP] beside the first-stage dump, and page-index.json (names, schema, hashes).
+
+    `schema`: keep the features of that (older) schema, a prefix of the dump's (config `page_schema`); `columns`:
+    append the per-block columns of DIR/<name>.f32 (config `page_columns`, experiments: not computed at inference)."""
+
+    def __init__(self, data_dir, schema=None, columns=()):
         path = os.path.join(data_dir, "page-index.json")
         if not os.path.exists(path):
             raise SystemExit(f"{path} not found: run `npm run dump:page` first")
@@ -112,14 +120,29 @@ class PageData:
             self.index = json.load(f)
         self.names = self.index["pageFeatureNames"]
         self.x = np.fromfile(os.path.join(data_dir, "page.f32"), dtype="<f4").reshape(-1, len(self.names))  # [totalBlocks, nP]
+        if schema is not None and schema != self.index["pageFeatureSchema"]:
+            if schema not in SCHEMA_END or SCHEMA_END[schema] not in self.names:
+                raise SystemExit(f"{data_dir}: page schema {schema} is not a prefix of the dump's "
+                                 f"{self.index['pageFeatureSchema']}")
+            width = self.names.index(SCHEMA_END[schema])
+            self.names, self.x = self.names[:width], np.ascontiguousarray(self.x[:, :width])
+            self.index = {**self.index, "pageFeatureSchema": schema, "pageFeatureNames": self.names}
+        for name in columns:
+            with open(os.path.join(data_dir, f"{name}.json")) as f:
+                meta = json.load(f)
+            cols = np.fromfile(os.path.join(data_dir, f"{name}.f32"), dtype="<f4").reshape(-1, len(meta["columns"]))
+            if cols.shape[0] != self.x.shape[0]:
+                raise SystemExit(f"{data_dir}/{name}.f32 has {cols.shape[0]} rows, page.f32 {self.x.shape[0]}")
+            self.names = self.names + meta["columns"]
+            self.x = np.concatenate([self.x, cols], axis=1)
         if not np.all(np.isfinite(self.x)):
             raise SystemExit("page.f32 holds NaN or infinity: fix src/core/features/page-context.ts")
 
 
-def load_page_data(data_dir):
-    """A first-stage dump with its page features, checked to belong together."""
+def load_page_data(data_dir, cfg=None):
+    """A first-stage dump with its page features (those of config `cfg`), checked to belong together."""
     data = load_data(data_dir)
-    page = PageData(data_dir)
+    page = PageData(data_dir, *page_selection(cfg))
     if page.index["dataHash"] != data.index.get("dataHash"):
         raise SystemExit(f"{data_dir}/page.f32 was made from another first-stage dump: run `npm run dump:page` again")
     if page.x.shape[0] != data.labels.shape[0]:
@@ -127,17 +150,22 @@ def load_page_data(data_dir):
     return data, page
 
 
+def page_selection(cfg):
+    """(schema, columns) of a page config (PageData's arguments)."""
+    return (None, ()) if cfg is None else (cfg.get("page_schema"), tuple(cfg.get("page_columns", ())))
+
+
 class TrainingSet:
     """The page net's training data: the main dump and the config's `extra_data` dumps (their train pages only),
     concatenated; labels, words and pages with shifted offsets, as train_net reads them."""
 
     def __init__(self, cfg, data_dir):
-        data, page = load_page_data(data_dir)
+        data, page = load_page_data(data_dir, cfg)
         self.main, self.page, self.names = data, page, page.names
         parts = [(data, page, None)]
         for name in cfg["extra_data"]:
             extra_dir = os.path.join(ROOT, "training", "data", name)
-            extra, extra_page = load_page_data(extra_dir)
+            extra, extra_page = load_page_data(extra_dir, cfg)
             if extra_page.names != page.names:
                 raise SystemExit(f"{extra_dir}: other page features than {data_dir}: dump:page both again")
             parts.append((extra, extra_page, "train"))
@@ -217,7 +245,9 @@ def cmd_export(args):
     torch.set_num_threads(cfg["threads"])
     data_dir = args.data or os.path.join(ROOT, ckpt["dataDir"])
     data = load_data(data_dir)
-    page = PageData(data_dir)
+    if cfg.get("page_columns"):
+        raise SystemExit(f"page_columns {cfg['page_columns']} are an experiment: the runtime does not compute them")
+    page = PageData(data_dir, *page_selection(cfg))
     if page.names != ckpt["featureNames"]:
         raise SystemExit("page.f32's feature names differ from the checkpoint's: dump:page and train again")
     clip = cfg["feature_clip"]
