@@ -20,7 +20,7 @@ import onnx.numpy_helper
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Dataset  # noqa: E402
+from common import CONFIG_DEFAULTS, ROOT, Dataset  # noqa: E402
 from model import make_pairwise, make_unary  # noqa: E402
 
 import json  # noqa: E402
@@ -55,7 +55,7 @@ def main():
     unary = make_unary(len(sidecar["unaryFeatureNames"]))
     pairwise = make_pairwise(len(sidecar["edgeFeatureNames"]))
     checkpoint = {
-        "config": sidecar["trainingConfig"],
+        "config": {**CONFIG_DEFAULTS, **sidecar["trainingConfig"]},
         "featureSet": args.set,
         "dataDir": os.path.relpath(data_dir, ROOT),
         "featureSchema": sidecar["featureSchema"],
@@ -81,7 +81,8 @@ def main():
     if page is not None:
         # the shipped page net, for `ablate.py --stage page --drop none` (re-scored on the current page dump)
         net = make_unary(len(page["featureNames"]))
-        cfg = {**page["trainingConfig"], "page_schema": page["featureSchema"]}
+        # keys the shipped config predates take their defaults (which reproduce it)
+        cfg = {**CONFIG_DEFAULTS, **page["trainingConfig"], "page_schema": page["featureSchema"]}
         torch.save({
             "config": cfg, "featureSet": args.set, "dataDir": os.path.relpath(data_dir, ROOT),
             "featureNames": page["featureNames"], "mean": page["mean"], "std": page["std"],
