@@ -103,11 +103,21 @@ export function compareKinds(expectedHtml: string, outputHtml: string): Record<K
 /** Paragraph-like elements (list items, cells and code blocks repeat on purpose: a price list in two tabs). */
 const PARAGRAPH_TAGS = /^(?:p|h[1-6]|dd|dt|figcaption|blockquote)$/;
 
-/** Texts of an HTML output's paragraphs, as a reader sees them one after another. */
+/** Texts of an HTML output's paragraphs, as a reader sees them one after another. A paragraph element holding
+ *  another one (`<blockquote><p>…</p></blockquote>`) is not a paragraph of its own: its inner ones are (counting both
+ *  would show one quoted paragraph as a repeat). */
 function paragraphsOfHtml(html: string): string[] {
   const out: string[] = [];
-  for (const el of elements(parseHtmlDocument(html))) {
-    if (PARAGRAPH_TAGS.test(el.localName)) out.push(norm(textIn(el)));
+  const holds = new Set<DomNode>();
+  const all = elements(parseHtmlDocument(html));
+  for (const el of all) {
+    if (!PARAGRAPH_TAGS.test(el.localName)) continue;
+    for (let a = el.parentNode; a !== null; a = a.parentNode) {
+      if (isElement(a) && PARAGRAPH_TAGS.test(a.localName)) holds.add(a);
+    }
+  }
+  for (const el of all) {
+    if (PARAGRAPH_TAGS.test(el.localName) && !holds.has(el)) out.push(norm(textIn(el)));
   }
   return out;
 }
