@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repeatsParagraph } from '../../../dev/fidelity.js';
+import { elementKeys, repeatsParagraph } from '../../../dev/fidelity.js';
 
 const P = 'Did you know? Most readers see a quoted paragraph once, even when the page wraps it in a blockquote element.';
 const Q = 'A second paragraph of the article that is long enough to be counted by the repeated-paragraph check at all.';
@@ -14,5 +14,16 @@ describe('repeatsParagraph', () => {
   });
   it('keeps a repeat the reference has as often', () => {
     expect(repeatsParagraph(`<p>${Q}</p><p>${Q}</p>`, `${Q}\n\n${Q}`)).toBe(false);
+  });
+});
+
+describe('elementKeys: headings', () => {
+  it('leaves a permalink anchor out of the heading text', () => {
+    const keys = elementKeys('<h2><a href="#id5">Setting up</a><a href="#setting-up" title="Permalink">¶</a></h2><h3>Usage <a href="#usage">#</a></h3>');
+    expect(keys.headings).toEqual(['Setting up', 'Usage']);
+  });
+  it('keeps a mark that is part of the text, or a link that leaves the page', () => {
+    const keys = elementKeys('<h2>Clause § 4</h2><h2>C# <a href="https://example.com/c">#</a></h2>');
+    expect(keys.headings).toEqual(['Clause § 4', 'C# #']);
   });
 });
