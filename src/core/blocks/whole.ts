@@ -1,6 +1,7 @@
 // Label passes after decoding that make the kept content whole: a data table is kept with all its cells (the
 // classifier judges each cell alone and drops short header cells: "Physics" kept, "Chemistry" lost), and heading
 // edit links ("[edit]", Wikipedia's `mw-editsection`, the brackets left around a dropped link) are not text.
+// A section heading is kept with the section it heads, and a line of text (blocks between two block breaks) whole.
 import type { CdomNode } from '../../types.js';
 import type { LeafInfo } from './cdom.js';
 import { type DomElement, type DomNode, isElement } from '../parse/dom.js';
@@ -95,5 +96,93 @@ export function dropEditLinks(blocks: readonly CdomNode[], leafInfo: readonly Le
     const bracketsOnly = BRACKETS_ONLY.test(text);
     const inHeading = (leafInfo[i]?.context.heading ?? 0) > 0;
     if ((bracketsOnly && inHeading) || inEditSection(blocks[i].domNode as DomNode) || (inHeading && /[[\]]/.test(text))) labels[i] = 0;
+  }
+}
+
+/** A heading the classifier leaned towards keeping (its probability at least this) heads the text it introduces. */
+const HEADING_KEEP_PROBABILITY = 0.3;
+
+/** A heading's permalink ("¶", "#", "§", "🔗"): navigation, left as the classifier judged it. */
+const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗)\s*$/u;
+/** A footnote's way back to where it was cited ("^", "↑", "a b c" letters are left to the classifier). */
+const BACKLINK_MARK = /^\s*[\^↑↩]\s*$/u;
+
+/** The h1-h6 element holding `node`, climbing at most a few inline levels, or null. */
+function headingOf(node: DomNode): DomNode | null {
+  let n: DomNode | null = node;
+  for (let i = 0; n !== null && i < 6; i++, n = n.parentNode) {
+    if (isElement(n) && /^h[1-6]$/.test((n as DomElement).localName)) return n;
+  }
+  return null;
+}
+
+/**
+ * Keeps a dropped heading whose section is kept: the block right after the heading's own blocks is kept, and the
+ * classifier gave the heading at least HEADING_KEEP_PROBABILITY. A section title is judged alone by the classifier
+ * (a few words, often a link to itself) and lost while the paragraphs under it stay, so the reader sees the
+ * section run into the one before. Run before dropEditLinks, which then takes the heading's edit-link debris out.
+ * A heading's permalink mark is not promoted. `probabilities`: [nBlocks, 2] row-major. `labels` is changed in place.
+ */
+export function keepSectionHeadings(
+  blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array, probabilities: Float32Array,
+): void {
+  // Each heading's blocks [start, end); judged from the last one back, so a heading over a kept subheading's
+  // section is kept with it ("Sharing" over "Setting up" over paragraphs).
+  const groups: Array<[number, number]> = [];
+  for (let i = 0; i < blocks.length; i++) {
+    if ((leafInfo[i]?.context.heading ?? 0) === 0) continue;
+    const heading = headingOf(blocks[i].domNode as DomNode);
+    if (heading === null) continue;
+    let end = i + 1;
+    while (end < blocks.length && headingOf(blocks[end].domNode as DomNode) === heading) end++;
+    groups.push([i, end]);
+    i = end - 1;
+  }
+  for (let g = groups.length - 1; g >= 0; g--) {
+    const [start, end] = groups[g];
+    if (end >= blocks.length || labels[end] !== 1) continue;
+    let dropped = false;
+    let best = 0;
+    for (let j = start; j < end; j++) {
+      if (labels[j] === 0 && !PERMALINK_MARK.test(blocks[j].text)) dropped = true;
+      best = Math.max(best, probabilities[j * 2 + 1]);
+    }
+    if (!dropped || best < HEADING_KEEP_PROBABILITY) continue;
+    for (let j = start; j < end; j++) if (!PERMALINK_MARK.test(blocks[j].text)) labels[j] = 1;
+  }
+}
+
+/** Share of a line's characters that must be kept for its dropped pieces to be kept with it. */
+const LINE_KEEP_SHARE = 0.5;
+
+/**
+ * Keeps a line whole: the blocks between two block breaks are one line of text to a reader (a citation, a sentence
+ * with a link in it), and the classifier, judging each piece alone, drops the punctuation and the short pieces
+ * between kept links ("Larabel. <a>Title</a>. <i>Phoronix.com</i>. Retrieved 10 May 2016." came out as the link
+ * glued to the italic). When most of a line's characters are kept, its dropped pieces are kept too, except hidden
+ * ones, permalink marks and footnote backlinks ("^"). Run before dropEditLinks. `labels` is changed in place.
+ */
+export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): void {
+  let start = 0;
+  for (let i = 0; i < blocks.length; i++) {
+    if (!blocks[i].props.blockBreakAfter && i + 1 < blocks.length) continue;
+    if (i > start) {
+      let kept = 0;
+      let total = 0;
+      let dropped = false;
+      for (let j = start; j <= i; j++) {
+        const n = blocks[j].text.trim().length;
+        total += n;
+        if (labels[j] === 1) kept += n;
+        else if (n > 0) dropped = true;
+      }
+      if (dropped && kept > 0 && kept >= LINE_KEEP_SHARE * total) {
+        for (let j = start; j <= i; j++) {
+          if (labels[j] === 1 || leafInfo[j]?.context.hidden === true || PERMALINK_MARK.test(blocks[j].text) || BACKLINK_MARK.test(blocks[j].text)) continue;
+          labels[j] = 1;
+        }
+      }
+    }
+    start = i + 1;
   }
 }

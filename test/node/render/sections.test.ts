@@ -1,0 +1,69 @@
+// Label passes that keep what belongs together: a section heading with the section it heads, a line of text whole.
+import { describe, expect, it } from 'vitest';
+import { parsePage } from '../../../src/core/blocks/page.js';
+import { keepLinesWhole, keepSectionHeadings } from '../../../src/core/blocks/whole.js';
+
+const PROSE =
+  'The key to shared mutable history is to keep your changesets in draft phase as you pass them around, and this ' +
+  'section shows how to set that up on a server that everyone on the team can reach.';
+
+/** Labels from the texts that start kept; probabilities from a map (0.1 when not named). */
+function setup(html: string, kept: string[], probability: Record<string, number> = {}) {
+  const page = parsePage(html);
+  const labels = new Uint8Array(page.blocks.length);
+  const probs = new Float32Array(page.blocks.length * 2);
+  page.blocks.forEach((b, i) => {
+    const t = b.text.trim();
+    if (kept.includes(t)) labels[i] = 1;
+    probs[i * 2 + 1] = probability[t] ?? 0.1;
+    probs[i * 2] = 1 - probs[i * 2 + 1];
+  });
+  const keptTexts = () => page.blocks.filter((_, i) => labels[i] === 1).map((b) => b.text.trim());
+  return { page, labels, probs, keptTexts };
+}
+
+describe('keepSectionHeadings', () => {
+  const html =
+    '<body><nav><h2>Menu</h2><a href="/a">Home</a></nav><h2><a href="#id5">Sharing</a><a class="headerlink" href="#s">¶</a></h2>' +
+    `<h3><a href="#id6">Setting up</a></h3><p>${PROSE}</p><h2>Related</h2><p>Other story</p></body>`;
+
+  it('keeps a dropped heading over kept text, and the heading above it, but not its permalink mark', () => {
+    const { page, labels, probs, keptTexts } = setup(html, [PROSE], { Sharing: 0.48, 'Setting up': 0.4, Menu: 0.45 });
+    keepSectionHeadings(page.blocks, page.leafInfo, labels, probs);
+    expect(keptTexts()).toEqual(['Sharing', 'Setting up', PROSE]);
+  });
+
+  it('leaves a heading the classifier was sure of dropping, or one over dropped text', () => {
+    const { page, labels, probs, keptTexts } = setup(html, [PROSE], { Sharing: 0.48, 'Setting up': 0.05, Related: 0.9 });
+    keepSectionHeadings(page.blocks, page.leafInfo, labels, probs);
+    expect(keptTexts()).toEqual([PROSE]);
+  });
+});
+
+describe('keepLinesWhole', () => {
+  const html =
+    '<body><ol><li><span class="backlink"><a href="#cite_ref-65"><b>^</b></a></span> <cite>Larabel, Michael. ' +
+    '<a href="https://www.phoronix.com/scan.php">"Servo Continues Making Progress For Shipping Components In Gecko"</a>. ' +
+    '<i>Phoronix.com</i><span class="accessdate">. Retrieved <span class="nowrap">10 May</span> 2016</span>.</cite>' +
+    '<span style="display:none">hidden COinS data</span></li></ol><p>Share</p></body>';
+
+  it('keeps the punctuation and short pieces between the kept parts of a line, not its backlink or hidden text', () => {
+    const { page, labels, probs: _p, keptTexts } = setup(html, [
+      'Larabel, Michael.', '"Servo Continues Making Progress For Shipping Components In Gecko"', 'Phoronix.com',
+    ]);
+    keepLinesWhole(page.blocks, page.leafInfo, labels);
+    const line = keptTexts().join(' ');
+    expect(line).toContain('Phoronix.com');
+    expect(line).toContain('Retrieved');
+    expect(line).toContain('2016');
+    expect(line).not.toContain('^');
+    expect(line).not.toContain('hidden');
+    expect(keptTexts()).not.toContain('Share');
+  });
+
+  it('leaves a line that is mostly dropped', () => {
+    const { page, labels, keptTexts } = setup(html, ['Phoronix.com']);
+    keepLinesWhole(page.blocks, page.leafInfo, labels);
+    expect(keptTexts()).toEqual(['Phoronix.com']);
+  });
+});
