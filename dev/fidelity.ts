@@ -152,14 +152,37 @@ export function repeatsParagraph(outputHtml: string, reference: string): boolean
   return false;
 }
 
-/** `<pre>` blocks of the source page of which the output text has some lines but not all: [partly, with 2+ lines]. */
+/** Text of the page outside its `<pre>` blocks (script and style left out), whitespace removed. */
+function textOutsidePre(root: DomNode): string {
+  let s = '';
+  const todo: DomNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (isText(n)) s += n.data;
+    else if (isElement(n) && (n.localName === 'pre' || n.localName === 'script' || n.localName === 'style')) continue;
+    else {
+      const kids: DomNode[] = [];
+      for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
+      for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
+    }
+  }
+  return s.replace(SPACES, '');
+}
+
+/**
+ * `<pre>` blocks of the source page of which the output text has some lines but not all: [partly, with 2+ lines].
+ * A line the page also has outside its `<pre>` blocks (a command quoted in the prose, `nvm install`) says nothing
+ * about the block and is not looked at; a block with fewer than two other lines is not counted.
+ */
 export function preKeptPartly(sourceHtml: string, outputText: string): [number, number] {
   const text = outputText.replace(SPACES, '');
+  const doc = parseHtmlDocument(sourceHtml);
+  const outside = textOutsidePre(doc);
   let partly = 0;
   let counted = 0;
-  for (const el of elements(parseHtmlDocument(sourceHtml))) {
+  for (const el of elements(doc)) {
     if (el.localName !== 'pre') continue;
-    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES, '')).filter((l) => l.length >= 4);
+    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES, '')).filter((l) => l.length >= 4 && !outside.includes(l));
     if (lines.length < 2) continue;
     counted++;
     let found = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementKeys, repeatsParagraph } from '../../../dev/fidelity.js';
+import { elementKeys, preKeptPartly, repeatsParagraph } from '../../../dev/fidelity.js';
 
 const P = 'Did you know? Most readers see a quoted paragraph once, even when the page wraps it in a blockquote element.';
 const Q = 'A second paragraph of the article that is long enough to be counted by the repeated-paragraph check at all.';
@@ -25,5 +25,18 @@ describe('elementKeys: headings', () => {
   it('keeps a mark that is part of the text, or a link that leaves the page', () => {
     const keys = elementKeys('<h2>Clause § 4</h2><h2>C# <a href="https://example.com/c">#</a></h2>');
     expect(keys.headings).toEqual(['Clause § 4', 'C# #']);
+  });
+});
+
+describe('preKeptPartly', () => {
+  const page = (prose: string) =>
+    `<body><p>${prose}</p><pre>nvm install 10.22.1\nnvm use 10.22.1\nnode -v // will show v10.22.1</pre><p>End of the article text.</p></body>`;
+  it('counts a block of which the output has some lines but not all', () => {
+    expect(preKeptPartly(page('Use nvm.'), 'Use nvm. nvm install 10.22.1 End of the article text.')).toEqual([1, 1]);
+    expect(preKeptPartly(page('Use nvm.'), 'Use nvm. nvm install 10.22.1 nvm use 10.22.1 node -v // will show v10.22.1')).toEqual([0, 1]);
+  });
+  it('does not read a line the page quotes outside the block as the block kept', () => {
+    // "nvm use 10.22.1" is in the prose too: the output has it from there, the block itself is dropped.
+    expect(preKeptPartly(page('Then call nvm use 10.22.1 to switch.'), 'Then call nvm use 10.22.1 to switch.')).toEqual([0, 1]);
   });
 });
