@@ -152,6 +152,10 @@ export function repeatsParagraph(outputHtml: string, reference: string): boolean
   return false;
 }
 
+/** Whitespace and the invisible characters the text output leaves out (soft hyphen, zero-width space, word joiner,
+ *  BOM: src/core/render/text.ts), removed before a code line is looked for. */
+const SPACES_AND_INVISIBLE = /[\s\u00ad\u200b\u2060\ufeff]+/g;
+
 /** Text of the page outside its `<pre>` blocks (script and style left out), whitespace removed. */
 function textOutsidePre(root: DomNode): string {
   let s = '';
@@ -166,7 +170,7 @@ function textOutsidePre(root: DomNode): string {
       for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
     }
   }
-  return s.replace(SPACES, '');
+  return s.replace(SPACES_AND_INVISIBLE, '');
 }
 
 /**
@@ -175,14 +179,14 @@ function textOutsidePre(root: DomNode): string {
  * about the block and is not looked at; a block with fewer than two other lines is not counted.
  */
 export function preKeptPartly(sourceHtml: string, outputText: string): [number, number] {
-  const text = outputText.replace(SPACES, '');
+  const text = outputText.replace(SPACES_AND_INVISIBLE, '');
   const doc = parseHtmlDocument(sourceHtml);
   const outside = textOutsidePre(doc);
   let partly = 0;
   let counted = 0;
   for (const el of elements(doc)) {
     if (el.localName !== 'pre') continue;
-    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES, '')).filter((l) => l.length >= 4 && !outside.includes(l));
+    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES_AND_INVISIBLE, '')).filter((l) => l.length >= 4 && !outside.includes(l));
     if (lines.length < 2) continue;
     counted++;
     let found = 0;

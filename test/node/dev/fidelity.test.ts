@@ -40,3 +40,10 @@ describe('preKeptPartly', () => {
     expect(preKeptPartly(page('Then call nvm use 10.22.1 to switch.'), 'Then call nvm use 10.22.1 to switch.')).toEqual([0, 1]);
   });
 });
+
+describe('preKeptPartly and invisible characters', () => {
+  it('finds a line whose zero-width space the text output leaves out', () => {
+    const src = '<body><pre>6:58:35 AM: Build ready to start\n6:58:36 AM: \u200b\n6:58:37 AM: Done</pre></body>';
+    expect(preKeptPartly(src, '6:58:35 AM: Build ready to start\n6:58:36 AM: \n6:58:37 AM: Done')).toEqual([0, 1]);
+  });
+});
