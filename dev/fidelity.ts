@@ -173,20 +173,31 @@ function textOutsidePre(root: DomNode): string {
   return s.replace(SPACES_AND_INVISIBLE, '');
 }
 
+/** Occurrences of `needle` in `hay`, at most 2. */
+function occurrences(hay: string, needle: string): number {
+  const first = hay.indexOf(needle);
+  if (first < 0) return 0;
+  return hay.indexOf(needle, first + 1) < 0 ? 1 : 2;
+}
+
 /**
  * `<pre>` blocks of the source page of which the output text has some lines but not all: [partly, with 2+ lines].
- * A line the page also has outside its `<pre>` blocks (a command quoted in the prose, `nvm install`) says nothing
- * about the block and is not looked at; a block with fewer than two other lines is not counted.
+ * A line the page has elsewhere too, in its prose (a command quoted in the text, `nvm install`) or in another code
+ * block (a tutorial's growing listing), says nothing about this block and is not looked at; a block with fewer than
+ * two such lines of its own is not counted.
  */
 export function preKeptPartly(sourceHtml: string, outputText: string): [number, number] {
   const text = outputText.replace(SPACES_AND_INVISIBLE, '');
   const doc = parseHtmlDocument(sourceHtml);
   const outside = textOutsidePre(doc);
+  const blocks = elements(doc)
+    .filter((el) => el.localName === 'pre')
+    .map((el) => preformattedText(el).split('\n').map((l) => l.replace(SPACES_AND_INVISIBLE, '')).filter((l) => l.length >= 4));
+  const allCode = blocks.map((lines) => lines.join('\n')).join('\n');
   let partly = 0;
   let counted = 0;
-  for (const el of elements(doc)) {
-    if (el.localName !== 'pre') continue;
-    const lines = preformattedText(el).split('\n').map((l) => l.replace(SPACES_AND_INVISIBLE, '')).filter((l) => l.length >= 4 && !outside.includes(l));
+  for (const block of blocks) {
+    const lines = block.filter((l) => !outside.includes(l) && occurrences(allCode, l) === 1);
     if (lines.length < 2) continue;
     counted++;
     let found = 0;

@@ -47,3 +47,13 @@ describe('preKeptPartly and invisible characters', () => {
     expect(preKeptPartly(src, '6:58:35 AM: Build ready to start\n6:58:36 AM: \n6:58:37 AM: Done')).toEqual([0, 1]);
   });
 });
+
+describe('preKeptPartly and listings that repeat lines', () => {
+  it('does not read lines another kept block has as this block kept', () => {
+    const src = '<body><pre>let a = first();\nlet b = second();</pre><p>Then add a third line:</p><pre>let a = first();\nlet b = second();\nlet c = third();</pre></body>';
+    // the output has the first block only: the second is dropped whole, its shared lines come from the first
+    expect(preKeptPartly(src, 'let a = first();\nlet b = second();\nThen add a third line:')).toEqual([0, 0]);
+    const three = '<body><pre>let a = first();\nlet b = second();</pre><pre>let a = first();\nlet c = third();\nlet d = fourth();</pre></body>';
+    expect(preKeptPartly(three, 'let a = first();\nlet b = second();\nlet c = third();')).toEqual([1, 1]);
+  });
+});
