@@ -134,22 +134,31 @@ function paragraphsOfHtml(html: string): string[] {
 /** Minimum length of a paragraph counted by `repeatsParagraph`. */
 export const REPEAT_MIN_CHARS = 80;
 
-/** Whether the output shows some paragraph of 80+ characters more often than the reference text has it. */
-export function repeatsParagraph(outputHtml: string, reference: string): boolean {
-  const counts = new Map<string, number>();
+/** The paragraphs of 80+ characters the output shows more often than the reference text has them: [text, times in
+ *  the output, times in the reference]. */
+export function repeatedParagraphs(outputHtml: string, reference: string): [string, number, number][] {
+  const counts = new Map<string, [string, number]>();
   for (const p of paragraphsOfHtml(outputHtml)) {
     if (p.length < REPEAT_MIN_CHARS) continue;
     const key = p.replace(SPACES, '');
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const c = counts.get(key);
+    if (c === undefined) counts.set(key, [p, 1]);
+    else c[1]++;
   }
   const ref = reference.replace(SPACES, '');
-  for (const [key, n] of counts) {
+  const out: [string, number, number][] = [];
+  for (const [key, [text, n]] of counts) {
     if (n < 2) continue;
     let inRef = 0;
     for (let i = ref.indexOf(key); i >= 0; i = ref.indexOf(key, i + key.length)) inRef++;
-    if (n > Math.max(1, inRef)) return true;
+    if (n > Math.max(1, inRef)) out.push([text, n, inRef]);
   }
-  return false;
+  return out;
+}
+
+/** Whether the output shows some paragraph of 80+ characters more often than the reference text has it. */
+export function repeatsParagraph(outputHtml: string, reference: string): boolean {
+  return repeatedParagraphs(outputHtml, reference).length > 0;
 }
 
 /** Whitespace and the invisible characters the text output leaves out (soft hyphen, zero-width space, word joiner,

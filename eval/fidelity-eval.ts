@@ -1,7 +1,8 @@
 // The fidelity table (dev/fidelity.ts): per element kind on the Readability.js test pages (validation part), and
 // repeated paragraphs, empty outputs and `<pre>` kept partly over the WCXB dev pages; pith and Readability.js.
 //
-//   npx tsx eval/fidelity-eval.ts [--dev-pages val|all]     (val: the validation split, as `npm run eval` runs it)
+//   npx tsx eval/fidelity-eval.ts [--dev-pages val|all] [--list]     (val: the validation split, as `npm run eval`
+//                                                                     runs it; --list: each repeated paragraph)
 //
 // Writes eval/results/local/fidelity.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { extract } from '../src/hosts/node/lib.js';
 import { countWords } from '../src/core/render/text.js';
 import { iterateCorpus, listPageIds } from '../dev/corpus.js';
 import { readSplits } from '../dev/splits.js';
-import { KINDS, type Kind, type KindCount, compareKinds, preKeptPartly, repeatsParagraph } from '../dev/fidelity.js';
+import { KINDS, type Kind, type KindCount, compareKinds, preKeptPartly, repeatedParagraphs } from '../dev/fidelity.js';
 import { readabilityExtract } from './readability.js';
 import { READABILITY_PAGE_URL, loadReadabilityPage, readReadabilitySplit } from '../dev/readability-pages.js';
 
@@ -44,9 +45,14 @@ function add(into: Record<Kind, KindCount>, c: Record<Kind, KindCount>): void {
   }
 }
 
-function tally(d: DevFidelity, html: string, text: string, sourceHtml: string, reference: string): void {
+/** Where `--list` writes each repeated paragraph (page id, system, times in the output and the reference, text). */
+let listRepeats: ((line: string) => void) | null = null;
+
+function tally(d: DevFidelity, html: string, text: string, sourceHtml: string, reference: string, label: string): void {
   d.pages++;
-  if (repeatsParagraph(html, reference)) d.repeatPages++;
+  const repeats = repeatedParagraphs(html, reference);
+  if (repeats.length > 0) d.repeatPages++;
+  if (listRepeats !== null) for (const [p, n, inRef] of repeats) listRepeats(`${label}\t${n}/${inRef}\t${p.slice(0, 160)}`);
   if (countWords(text) === 0 && countWords(reference) > 0) d.emptyPages++;
   const [partly, counted] = preKeptPartly(sourceHtml, text);
   d.prePartly += partly;
@@ -68,9 +74,9 @@ export async function runFidelity(devPages: 'val' | 'all' = 'val'): Promise<Fide
   for (const p of iterateCorpus(ids)) {
     const reference = p.groundTruth.mainContent;
     const pith = await extract(p.html, { url: p.url || undefined, format: 'html' });
-    tally(dev.pith, pith.html ?? '', pith.text, p.html, reference);
+    tally(dev.pith, pith.html ?? '', pith.text, p.html, reference, `${p.id}\tpith`);
     const rd = readabilityExtract(p.html);
-    tally(dev.readability, rd.html, rd.text, p.html, reference);
+    tally(dev.readability, rd.html, rd.text, p.html, reference, `${p.id}\treadability`);
   }
   return { readabilityPages: split.val.length, kinds, devSplit: devPages, dev };
 }
@@ -102,7 +108,8 @@ export function renderFidelity(r: FidelityResult): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'dev-pages': { type: 'string', default: 'val' } } });
+  const { values } = parseArgs({ options: { 'dev-pages': { type: 'string', default: 'val' }, list: { type: 'boolean', default: false } } });
+  if (values.list) listRepeats = (line) => process.stderr.write(line + '\n');
   const devPages = values['dev-pages'] === 'all' ? 'all' : 'val';
   const r = await runFidelity(devPages);
   process.stdout.write(renderFidelity(r) + '\n');

@@ -116,8 +116,15 @@ describe('never repeat', () => {
     expect(kept(`<body><header><div class="teaser"><p>${PROSE}</p></div></header><article><section><div><p>${PROSE}</p></div></section></article></body>`)).toEqual([PROSE]);
   });
 
-  it('keeps a paragraph the page shows twice side by side, and short repeated lines', () => {
-    expect(kept(`<body><div><p>${PROSE}</p><p>${PROSE}</p></div></body>`)).toEqual([PROSE, PROSE]);
+  it('keeps one of visible copies side by side, or under each card of a listing', () => {
+    expect(kept(`<body><div><p>${PROSE}</p><p>${PROSE}</p></div></body>`)).toEqual([PROSE]);
+    const card = (n: number) => `<div class="card"><h3>Product ${n}</h3><p>${PROSE}</p></div>`;
+    expect(kept(`<body><main>${card(1)}${card(2)}${card(3)}</main></body>`)).toEqual(['Product 1', PROSE, 'Product 2', 'Product 3']);
+  });
+
+  it('keeps short repeated lines, and list items, table cells and code blocks the page repeats', () => {
     expect(kept('<body><header><p>Read more</p></header><main><p>Read more</p></main></body>')).toEqual(['Read more', 'Read more']);
+    expect(kept(`<body><ul><li>${PROSE}</li></ul><ul><li>${PROSE}</li></ul></body>`)).toEqual([PROSE, PROSE]);
+    expect(kept(`<body><table><tr><td>${PROSE}</td></tr><tr><td>${PROSE}</td></tr></table></body>`)).toEqual([PROSE, PROSE]);
   });
 });
