@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { mulberry32 } from './rng.js';
-import { decodeHtml } from '../src/io/charset.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const READABILITY_SPLIT_PATH = join(REPO_ROOT, 'eval', 'readability-split.json');
@@ -80,9 +79,19 @@ export function textOfHtml(html: string): string {
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The pages are stored as UTF-8 text whatever their `<meta charset>` says (qq's says gb2312), and Readability's
+ * harness reads them as UTF-8: sniffing the label would decode UTF-8 bytes as GBK.
+ */
+const UTF8 = new TextDecoder('utf-8');
+
+export function readReadabilityFile(slug: string, name: 'source.html.gz' | 'expected.html.gz', dir = readabilityDir()): string {
+  return UTF8.decode(gunzipSync(readFileSync(join(dir, slug, name))));
+}
+
 export function loadReadabilityPage(slug: string, dir = readabilityDir()): ReadabilityPage {
-  const html = decodeHtml(gunzipSync(readFileSync(join(dir, slug, 'source.html.gz'))));
-  const expected = decodeHtml(gunzipSync(readFileSync(join(dir, slug, 'expected.html.gz'))));
+  const html = readReadabilityFile(slug, 'source.html.gz', dir);
+  const expected = readReadabilityFile(slug, 'expected.html.gz', dir);
   return { slug, site: siteOf(slug), html, expectedText: textOfHtml(expected), expectedHtml: expected };
 }
 

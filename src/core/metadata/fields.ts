@@ -89,32 +89,102 @@ function normKey(s: string): string {
   return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/** Words at most in a site name: a longer "site name" is a page's title copied into og:site_name. */
+const MAX_SITE_NAME_WORDS = 8;
+
 /**
- * Removes a site-name part from a title: "Headline | Site", "Site - Headline". A part is the site name when it
- * equals og:site_name, or the host's name ("example" in www.example.com); failing that, when the first `h1`
- * equals one part, that part; else the title stays whole.
+ * The names a page gives its site (og:site_name, application-name, JSON-LD's WebSite and publisher, a logo h1) and
+ * its host's name ("example" in www.example.com). A whole title candidate is a site name when it is one of them,
+ * give or take one word ("Archive of Our Own beta", "The Verge"); a part of a title ("Headline | Site") when one
+ * holds the other.
  */
-export function stripSiteName(title: string, siteName: string | null, base: URL | null, h1: string | null): string {
-  const t = clean(title) ?? title;
+export class SiteNames {
+  private readonly keys: string[] = [];
+  private readonly words: string[][] = [];
+
+  constructor(names: ReadonlyArray<string | null | undefined>, base: URL | null) {
+    for (const n of names) this.add(n);
+    if (base) this.add(base.hostname.replace(/^www\./, '').replace(/\.[a-z.]+$/i, ''));
+  }
+
+  add(name: string | null | undefined): void {
+    const k = name ? normKey(name) : '';
+    if (k === '' || this.keys.includes(k)) return;
+    const words = name!.toLowerCase().match(TOKEN) ?? [];
+    if (words.length > MAX_SITE_NAME_WORDS) return;
+    this.keys.push(k);
+    this.words.push(words);
+  }
+
+  /** `text` is a site name, give or take one word. */
+  isSiteName(text: string): boolean {
+    const k = normKey(text);
+    if (k === '') return false;
+    const words = text.toLowerCase().match(TOKEN) ?? [];
+    for (let i = 0; i < this.keys.length; i++) {
+      if (k === this.keys[i]) return true;
+      const site = this.words[i];
+      const [short, long] = words.length < site.length ? [words, site] : [site, words];
+      if (long.length - short.length <= 1 && short.length > 0 && containsRun(long, short)) return true;
+    }
+    return false;
+  }
+
+  /** `part` of a title holds a site name or is held by one. */
+  isSitePart(part: string): boolean {
+    const k = normKey(part);
+    return k !== '' && this.keys.some((site) => k.includes(site) || site.includes(k));
+  }
+}
+
+/** `run` occurs in `words` as consecutive words. */
+function containsRun(words: string[], run: string[]): boolean {
+  outer: for (let i = 0; i + run.length <= words.length; i++) {
+    for (let j = 0; j < run.length; j++) if (words[i + j] !== run[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Separator marks around a whole title (":: PIXNET ::", "Headline |"). */
+const EDGE_SEPARATORS = /^(?:\s*(?:[|\-–—:·•»~/\\_]|::)+\s+)+|(?:\s+(?:[|\-–—:·•»~/\\_]|::)+\s*)+$/g;
+/** A bracketed last part: "Weekly Edition [LWN.net]", "見出し【サイト】". */
+const BRACKETED_END = /^(.*\S)\s*(?:\[([^\[\]]+)\]|【([^【】]+)】)$/u;
+/** Words at most in a last part that is taken for the site's or author's name without confirmation. */
+const MAX_GUESSED_SITE_WORDS = 3;
+/** Words at least in what is left of the title then. */
+const MIN_GUESSED_HEADLINE_WORDS = 4;
+
+/**
+ * Removes a site-name part from a title: "Headline | Site", "Site - Headline", "Headline [Site]". A part is the
+ * site name when `sites` says so; failing that, when the first `h1` equals one part, that part; failing that,
+ * a short last part after a long headline ("Lorem ipsum dolor sit amet – My website"); else the title stays whole.
+ */
+export function stripSiteName(title: string, sites: SiteNames, h1: string | null): string {
+  const t = (clean(title) ?? title).replace(EDGE_SEPARATORS, '');
+  const bracketed = BRACKETED_END.exec(t);
+  if (bracketed !== null && sites.isSitePart(bracketed[2] ?? bracketed[3])) return stripSiteName(bracketed[1], sites, h1);
   const parts = t.split(TITLE_SEPARATORS);
   if (parts.length < 2) return t;
-  const site = siteName ? normKey(siteName) : '';
-  const host = base ? normKey(base.hostname.replace(/^www\./, '').replace(/\.[a-z.]+$/i, '')) : '';
-  const isSite = (p: string) => {
-    const k = normKey(p);
-    return k !== '' && ((site !== '' && (k === site || site.includes(k) || k.includes(site))) || (host !== '' && (k === host || k.includes(host) || host.includes(k))));
-  };
   // drop site-name parts from the end, then from the start
   let start = 0;
   let end = parts.length;
-  while (end - start > 1 && isSite(parts[end - 1])) end--;
-  while (end - start > 1 && isSite(parts[start])) start++;
+  while (end - start > 1 && sites.isSitePart(parts[end - 1])) end--;
+  while (end - start > 1 && sites.isSitePart(parts[start])) start++;
   if (start > 0 || end < parts.length) return rejoin(t, parts, start, end);
   if (h1) {
     const k = normKey(h1);
     for (let i = 0; i < parts.length; i++) if (normKey(parts[i]) === k) return parts[i].trim();
   }
+  const last = parts[parts.length - 1];
+  if (wordCount(last) <= MAX_GUESSED_SITE_WORDS && wordCount(rejoin(t, parts, 0, parts.length - 1)) >= MIN_GUESSED_HEADLINE_WORDS) {
+    return rejoin(t, parts, 0, parts.length - 1);
+  }
   return t;
+}
+
+function wordCount(s: string): number {
+  return (s.match(TOKEN) ?? []).length;
 }
 
 /** The original title text from part `start` to part `end` (separators inside kept as they were). */

@@ -6,7 +6,7 @@
 import type { DomNode } from '../parse/dom.js';
 import { PAGE_KINDS, type PageKind, type PageMetadata } from '../../types.js';
 import { firstDate } from './dates.js';
-import { absolute, clean, cleanAuthor, firstOf, labelNotTitle, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
+import { SiteNames, absolute, clean, cleanAuthor, firstOf, labelNotTitle, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
 import { pickJsonLd } from './json-ld.js';
 import { detectLanguage, normaliseLanguage } from './language.js';
 import { collectCandidates } from './walk.js';
@@ -26,18 +26,32 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
   const m = c.meta;
 
   const siteName = clean(m.get('og:site_name') ?? ld?.siteName ?? ld?.publisher ?? m.get('application-name') ?? null);
+  const parsely = readParselyPage(m.get('parsely-page'));
 
-  const rawTitle = firstOf(
-    labelNotTitle(ld?.headline ?? null, c.title, c.h1) ? null : ld?.headline,
+  // A site name is never the title: a candidate that is one (a logo h1, og:title "Example News") is passed over
+  // for the next; but the site's home page is titled by its name.
+  const sites = new SiteNames(
+    [m.get('og:site_name'), m.get('application-name'), ld?.siteName, ld?.publisher, c.h1Logo ? c.h1 : null],
+    base,
+  );
+  const home = base !== null && HOME_PATH.test(base.pathname);
+  const notSite = (v: string | null | undefined) => (v && (home || !sites.isSiteName(v)) ? v : null);
+  const h1 = notSite(c.h1);
+  const ladder = [
+    labelNotTitle(ld?.headline ?? null, c.title, h1) ? null : ld?.headline,
+    m.get('dc.title'),
+    m.get('dcterms.title'),
     m.get('og:title'),
     m.get('twitter:title'),
-    m.get('dc.title'),
+    m.get('parsely-title'),
+    parsely.title,
     m.get('citation_title'),
     ld?.rank === 2 ? ld.name : null,
     c.title,
-    c.h1,
-  );
-  const title = preferHeading(rawTitle === null ? null : stripSiteName(rawTitle, siteName, base, c.h1), c.h1);
+  ];
+  // ... unless the page names nothing else (a home page titled "The Verge")
+  const rawTitle = firstOf(...ladder.map(notSite), h1) ?? firstOf(...ladder);
+  const title = preferHeading(rawTitle === null ? null : stripSiteName(rawTitle, sites, h1), h1);
 
   const author = cleanAuthor(
     firstOf(
@@ -45,6 +59,7 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
       nonUrl(m.get('author')),
       nonUrl(m.get('article:author')),
       nonUrl(m.get('parsely-author')),
+      nonUrl(parsely.author ?? undefined),
       nonUrl(m.get('sailthru.author')),
       nonUrl(m.get('dc.creator')),
       nonUrl(m.get('citation_author')),
@@ -63,6 +78,7 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     m.get('datepublished'),
     c.itempropPublished,
     m.get('parsely-pub-date'),
+    parsely.pubDate,
     m.get('sailthru.date'),
     m.get('citation_publication_date'),
     m.get('citation_date'),
@@ -106,6 +122,30 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
   const kinds = pageKindsOf(c.types, m.get('og:type') ?? null);
 
   return { title, author, publishedDate, modifiedDate, language, siteName, image, canonicalUrl, description, kinds };
+}
+
+const HOME_PATH = /^\/(?:index\.\w+)?$/i;
+
+interface ParselyPage {
+  title: string | null;
+  author: string | null;
+  pubDate: string | null;
+}
+
+/** Parse.ly's `<meta name="parsely-page" content='{"title": ..., "author": ..., "pub_date": ...}'>`. */
+function readParselyPage(json: string | undefined): ParselyPage {
+  const none = { title: null, author: null, pubDate: null };
+  if (json === undefined) return none;
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return none;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return none;
+  const o = v as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' && x.trim() !== '' ? x : null);
+  return { title: str(o.title), author: str(o.author), pubDate: str(o.pub_date) };
 }
 
 /** schema.org types (lower case) and `og:type` values of each page kind. */

@@ -22,6 +22,8 @@ export interface Candidates {
   h1: string | null;
   /** The h1 chosen so far is only a link to the site's home page (a logo). */
   h1Home: boolean;
+  /** The h1 chosen is the site's logo or name: a link home, or marked so by its or its parent's class or id. */
+  h1Logo: boolean;
   /** The h1 chosen is marked `itemprop="headline"`. */
   h1Headline: boolean;
   htmlLang: string | null;
@@ -56,8 +58,15 @@ function isHomeLink(el: DomNode): boolean {
   return href !== null && HOME_HREF.test(href.trim());
 }
 
+/** An element whose class or id says it is the site's logo or name ("site-title", "topbar__logo__title"). */
+function isMarkedLogo(el: DomNode | null): boolean {
+  if (el === null || el.nodeType !== 1 || !(el as DomElement).hasAttributes()) return false;
+  return LOGO_MARK.test(`${attr(el as DomElement, 'class') ?? ''} ${attr(el as DomElement, 'id') ?? ''}`);
+}
+
 /** Every candidate value of the page's metadata, from one walk of at most MAX_ELEMENTS elements. */
 export function collectCandidates(document: DomNode): Candidates {
+  const propertyKeys = new Set<string>();
   const c: Candidates = {
     meta: new Map(),
     jsonLd: [],
@@ -65,6 +74,7 @@ export function collectCandidates(document: DomNode): Candidates {
     title: null,
     h1: null,
     h1Home: false,
+    h1Logo: false,
     h1Headline: false,
     htmlLang: null,
     canonical: null,
@@ -82,7 +92,7 @@ export function collectCandidates(document: DomNode): Candidates {
   while (node !== null && visited < MAX_ELEMENTS) {
     if (node.nodeType === 1) {
       visited++;
-      if (visit(node as DomElement, c)) {
+      if (visit(node as DomElement, c, propertyKeys)) {
         const first = node.firstChild;
         if (first !== null) {
           node = first;
@@ -103,6 +113,9 @@ export function collectCandidates(document: DomNode): Candidates {
 }
 
 const META_KEY_ATTRIBUTES = ['property', 'name', 'itemprop', 'http-equiv'] as const;
+/** Dublin Core keys under one spelling: `dc:title` and `DC.title` -> `dc.title`; `dcterm:` and `dcterms:` -> `dcterms.`. */
+const DUBLIN_CORE_KEY = /^(dc|dcterms?)[:.]/;
+const LOGO_MARK = /(?:^|[\s_-])(?:logo|navbar-brand|site-?(?:title|name|logo|branding))(?:$|[\s_-])/i;
 const PUBLISHED_HINT = /publish|posted|created|pubdate|entry-date/i;
 const AUTHOR_PROP = /\b(?:author|creator)\b/;
 const REL_AUTHOR = /\bauthor\b/i;
@@ -110,7 +123,7 @@ const REL_AUTHOR = /\bauthor\b/i;
 /**
  * Records what the element says; returns true to descend into it. Attributes are read with `attr`.
  */
-function visit(el: DomElement, c: Candidates): boolean {
+function visit(el: DomElement, c: Candidates, propertyKeys: Set<string>): boolean {
   const tag = el.localName;
   switch (tag) {
     case 'html': {
@@ -125,14 +138,20 @@ function visit(el: DomElement, c: Candidates): boolean {
       for (const name of META_KEY_ATTRIBUTES) {
         const key = attr(el, name);
         if (!key) continue;
-        for (const k of key.toLowerCase().split(WS)) {
-          if (k === '') continue;
+        for (const word of key.toLowerCase().split(WS)) {
+          if (word === '') continue;
+          const k = word.replace(DUBLIN_CORE_KEY, (_, p: string) => (p === 'dc' ? 'dc.' : 'dcterms.'));
           if (name === 'itemprop') {
             if (k === 'datepublished' && c.itempropPublished === null) c.itempropPublished = value;
             else if (k === 'datemodified' && c.itempropModified === null) c.itempropModified = value;
             else if (k === 'author' && c.itempropAuthor === null && !URL_LIKE.test(value)) c.itempropAuthor = value;
           }
-          if (!c.meta.has(k)) c.meta.set(k, value);
+          // The first value of a key wins, except that a `property` (RDFa, Open Graph's own attribute) replaces a
+          // `name` given before it: `<meta name="og:title">` then `<meta property="og:title">`.
+          if (!c.meta.has(k) || (name === 'property' && !propertyKeys.has(k))) {
+            c.meta.set(k, value);
+            if (name === 'property') propertyKeys.add(k);
+          }
         }
       }
       return false;
@@ -174,6 +193,7 @@ function visit(el: DomElement, c: Candidates): boolean {
       c.h1 = t;
       c.h1Home = !headline && isHomeLink(el);
       c.h1Headline = headline;
+      c.h1Logo = c.h1Home || (!headline && (isMarkedLogo(el) || isMarkedLogo(el.parentNode)));
     }
   }
   const hasAttributes = el.hasAttributes();

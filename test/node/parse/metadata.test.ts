@@ -192,4 +192,38 @@ describe('titles a reader would choose', () => {
   it('drops a permalink mark after the heading', () => {
     expect(meta('<html><head><title>Quickstart — Flask Documentation</title></head><body><h1>Quickstart<a class="headerlink" href="#q">¶</a></h1></body></html>').title).toBe('Quickstart');
   });
+
+  it('never takes the site name for the title: a logo h1 marked by its class, og:title naming the site', () => {
+    const ao3 = '<html><head><title>Conversations with a Cryptid - Chapter 1 - AMournfulHowlInTheNight [Archive of Our Own]</title>' +
+      '<meta property="og:site_name" content="Archive of Our Own"></head><body><h1 class="heading"><a href="/" class="logo">Archive of Our Own beta</a></h1></body></html>';
+    expect(meta(ao3).title).toBe('Conversations with a Cryptid - Chapter 1'); // the author's name after it is cut as a short last part
+    const pixnet = '<html><head><title>新竹尖石_美樹營地賞楓 (2) @ 史蒂文的家_藍天 :: 痞客邦 PIXNET ::</title><meta property="og:title" content="痞客邦 PIXNET">' +
+      '<meta property="og:site_name" content="痞客邦 PIXNET"></head><body><p>text</p></body></html>';
+    expect(meta(pixnet).title).toBe('新竹尖石_美樹營地賞楓 (2) @ 史蒂文的家_藍天');
+  });
+
+  it('but a home page is titled by its site name', () => {
+    const html = '<html><head><title>The Verge</title><meta property="og:site_name" content="The Verge"></head><body><h1>The Verge</h1></body></html>';
+    expect(extractMetadata(parseHtmlDocument(html), { url: 'https://www.theverge.com/' }).title).toBe('The Verge');
+  });
+
+  it('reads Dublin Core in any spelling, space-separated properties, and skips a meta without content', () => {
+    const html = '<html><head><title>Title Element</title><meta property="og:description twitter:description">' +
+      '<meta property="x:title dc:title" content="My title"><meta name="og:title" content="Open Graph name title"></head><body><p>x</p></body></html>';
+    expect(meta(html).title).toBe('My title');
+  });
+
+  it("reads Parse.ly's parsely-page JSON and parsely-title", () => {
+    const json = '<html><head><meta name="parsely-page" content=\'{"title": "Parsely Headline", "author": "Jane Doe", "pub_date": "2024-04-20T04:20:00Z"}\'></head><body><p>x</p></body></html>';
+    const m = meta(json);
+    expect([m.title, m.author, m.publishedDate]).toEqual(['Parsely Headline', 'Jane Doe', '2024-04-20']);
+    expect(meta('<html><head><meta name="parsely-page" content="{broken"><meta name="parsely-title" content="Some Other Title"></head><body><p>x</p></body></html>').title).toBe('Some Other Title');
+  });
+
+  it('drops a bracketed site name and a short last part after a long headline', () => {
+    expect(meta('<html><head><title>LWN.net Weekly Edition for March 26, 2015 [LWN.net]</title><meta property="og:site_name" content="LWN.net"></head><body><p>x</p></body></html>').title)
+      .toBe('LWN.net Weekly Edition for March 26, 2015');
+    expect(meta('<html><head><title>Lorem ipsum dolor sit amet – My website</title></head><body><p>x</p></body></html>').title).toBe('Lorem ipsum dolor sit amet');
+    expect(meta('<html><head><title>Pricing – Acme</title></head><body><p>x</p></body></html>').title).toBe('Pricing – Acme');
+  });
 });
