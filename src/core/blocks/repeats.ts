@@ -14,13 +14,40 @@ export const MIN_REPEAT_CHARS = 80;
 const SPACES = /\s+/g;
 
 interface Seen {
-  /** Block indices of the copy. */
+  /** Block indices of the first kept copy. */
   blocks: number[];
   hidden: boolean;
+  /** The element around the paragraph's block element (copies side by side in it are shown twice on purpose). */
+  container: DomNode | null;
+  /** An ancestor's class names it a screen-size variant (a mobile or desktop copy). */
+  variant: boolean;
+}
+
+/** Class names of screen-size variants (`mobileText`/`desktopText`, `hidden-up-md`, `d-md-none`, `lg:hidden`, Framer's
+ *  `ssr-variant`) and of carousel clones (`slick-cloned`, `swiper-slide-duplicate`). */
+const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|\bssr-variant\b|\bslick-cloned\b|\bswiper-slide-duplicate\b|(?:hidden|visible|show|hide)-(?:up|down|for|on)?-?(?:xs|sm|md|lg|xl|mobile|desktop|small|medium|large)|\bd-(?:xs|sm|md|lg|xl)-(?:none|block)|\b(?:xs|sm|md|lg|xl):(?:hidden|block|flex)/i;
+
+/** Elements climbed at most from a block to find a variant class. */
+const VARIANT_CLIMB = 30;
+
+function isVariant(node: DomNode): boolean {
+  let n: DomNode | null = innermost(node);
+  for (let i = 0; n !== null && i < VARIANT_CLIMB; i++, n = n.parentNode) {
+    if (!isElement(n)) continue;
+    const cls = (n as DomElement).getAttribute('class');
+    if (cls !== null && VARIANT_CLASS.test(cls)) return true;
+  }
+  return false;
 }
 
 /** Elements climbed at most from a block to its container. */
 const MAX_CLIMB = 64;
+
+/** Two containers are one, or siblings under one element: copies there are the page's own text shown twice. */
+function near(a: DomNode | null, b: DomNode | null): boolean {
+  if (a === null || b === null) return false;
+  return a === b || (a.parentNode !== null && a.parentNode === b.parentNode);
+}
 
 /** A block's own text node: its DOM node is the top of a merged chain (`<div><p>text</p></div>`). */
 function innermost(node: DomNode): DomNode {
@@ -37,26 +64,27 @@ function innermost(node: DomNode): DomNode {
 /** Items of lists and tables, and code blocks: pages repeat them on purpose (terms in two tabs, a line of code). */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'dd', 'dt', 'td', 'th', 'tr', 'pre', 'listing', 'xmp', 'plaintext']);
 
-/** Whether `node` lies in a list or table item or a code block (up to its nearest block-level element). */
-function isItem(node: DomNode): boolean {
+/** The parent of the nearest block-level element holding `node` (null past MAX_CLIMB); undefined for an item. */
+function containerOf(node: DomNode): DomNode | null | undefined {
   let n: DomNode | null = innermost(node);
   for (let i = 0; n !== null && i < MAX_CLIMB; i++, n = n.parentNode) {
     if (!isElement(n)) continue;
     const tag = (n as DomElement).localName;
-    if (ITEM_TAGS.has(tag)) return true;
-    if (BLOCK_TAGS.has(tag)) return false;
+    if (ITEM_TAGS.has(tag)) return undefined;
+    if (BLOCK_TAGS.has(tag)) return n.parentNode;
   }
-  return false;
+  return null;
 }
 
 /**
  * Drops (labels 0) kept paragraphs that repeat one the output already has: a hidden copy (an ancestor is
- * `display: none`, `hidden`, `aria-hidden`) when a visible one exists, and every visible copy after the first,
- * wherever it is (a mobile and a desktop copy, a teaser and its body, a disclosure or a notice under each card, a
- * forum post quoting the one above it). The reviewed main text of the dev pages keeps such a paragraph once: keeping
- * visible copies side by side or of three and more, as this pass once did, left 23 of the 1,497 pages repeating a
- * paragraph against 7 now, at the same word-F1. List items, table cells and code blocks are not paragraphs here
- * (pages repeat them on purpose: terms in two tabs, a line of code). Returns the number of paragraphs dropped. `labels` is changed in place.
+ * `display: none`, `hidden`, `aria-hidden`) when a visible one exists; every visible copy after the first when one
+ * is a screen-size variant; else every visible copy after the first except one in the same element as the copy
+ * kept before it (a page repeating a line in one place) or, of exactly two copies, in a sibling element (two
+ * sections of one text). So a teaser far from its body goes, and so does a notice under each of a listing's cards
+ * (kept once: the reviewed main text of the dev pages has such a paragraph once or not at all). List items, table
+ * cells and code blocks are not paragraphs here: pages repeat them on purpose.
+ * Returns the number of paragraphs dropped. `labels` is changed in place.
  */
 export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): number {
   const groups = new Map<string, Seen[]>();
@@ -64,7 +92,8 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
   let chars = 0;
   const flush = () => {
     if (run.length > 0 && chars >= MIN_REPEAT_CHARS) {
-      if (!isItem(blocks[run[0]].domNode as DomNode)) {
+      const container = containerOf(blocks[run[0]].domNode as DomNode);
+      if (container !== undefined) {
         let key = '';
         let hidden = true;
         for (const i of run) {
@@ -72,7 +101,7 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
           if (leafInfo[i]?.context.hidden !== true) hidden = false;
         }
         key = key.replace(SPACES, '');
-        const copy: Seen = { blocks: run, hidden };
+        const copy: Seen = { blocks: run, hidden, container, variant: false };
         const group = groups.get(key);
         if (group === undefined) groups.set(key, [copy]);
         else group.push(copy);
@@ -101,7 +130,20 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
     for (let k = 0; k < group.length; k++) {
       if (group[k].hidden && (visible.length > 0 || k > 0)) drop(group[k]);
     }
-    for (let k = 1; k < visible.length; k++) drop(visible[k]);
+    if (visible.length < 2) continue;
+    const variant = visible.some((c) => isVariant(blocks[c.blocks[0]].domNode as DomNode));
+    if (variant) {
+      for (let k = 1; k < visible.length; k++) drop(visible[k]);
+      continue;
+    }
+    // a copy stays when it follows the last one kept in the same element (the page says it twice, in one place),
+    // or, of just two, in a sibling element (two sections of one text); others go
+    let prev = visible[0];
+    for (let k = 1; k < visible.length; k++) {
+      const c = visible[k].container;
+      if (c !== null && (c === prev.container || (visible.length === 2 && near(prev.container, c)))) prev = visible[k];
+      else drop(visible[k]);
+    }
   }
   return dropped;
 }
