@@ -2,7 +2,8 @@
 // of their text (a mobile and a desktop version, one of them `display: none`; `aria-hidden` clones for carousels;
 // `<noscript>` fallbacks; a teaser repeating the body; a notice under every card), and a reader should not see the
 // article start over.
-// A paragraph is a run of kept blocks between block breaks, as the plain text shows it; only paragraphs of at least
+// A paragraph is a run of kept blocks between block breaks (a `<br>` inside it does not end it, as the HTML output
+// shows it: one paragraph of lines); only paragraphs of at least
 // MIN_CHARS characters count, so short lines that pages repeat on purpose ("Reply", "Read more", prices) stay.
 import type { CdomNode } from '../../types.js';
 import { BLOCK_TAGS, type LeafInfo } from './cdom.js';
@@ -24,8 +25,9 @@ interface Seen {
 }
 
 /** Class names of screen-size variants (`mobileText`/`desktopText`, `hidden-up-md`, `d-md-none`, `lg:hidden`, Framer's
- *  `ssr-variant`) and of carousel clones (`slick-cloned`, `swiper-slide-duplicate`). */
-const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|\bssr-variant\b|\bslick-cloned\b|\bswiper-slide-duplicate\b|(?:hidden|visible|show|hide)-(?:up|down|for|on)?-?(?:xs|sm|md|lg|xl|mobile|desktop|small|medium|large)|\bd-(?:xs|sm|md|lg|xl)-(?:none|block)|\b(?:xs|sm|md|lg|xl):(?:hidden|block|flex)/i;
+ *  `ssr-variant`), of carousel clones (`slick-cloned`, `swiper-slide-duplicate`) and of carousel slides (`swiper-slide`,
+ *  `slick-slide`, `carousel-item`, `splide__slide`, `w-slide`: one is shown at a time, so a text in each is read once). */
+const VARIANT_CLASS = /(?:^|[\s_-])(?:mobile|desktop|tablet)|\bssr-variant\b|\bslick-cloned\b|\bswiper-slide(?:-duplicate)?\b|\bslick-slide\b|\bcarousel-item\b|\bsplide__slide\b|\bw-slide\b|(?:hidden|visible|show|hide)-(?:up|down|for|on)?-?(?:xs|sm|md|lg|xl|mobile|desktop|small|medium|large)|\bd-(?:xs|sm|md|lg|xl)-(?:none|block)|\b(?:xs|sm|md|lg|xl):(?:hidden|block|flex)/i;
 
 /** Elements climbed at most from a block to find a variant class. */
 const VARIANT_CLIMB = 30;
@@ -115,7 +117,9 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
       run.push(i);
       chars += blocks[i].text.length;
     }
-    if (blocks[i].props.blockBreakAfter) flush();
+    // a <br> between two lines of one element breaks the line, not the paragraph
+    const br = blocks[i].props.brAfter && i + 1 < blocks.length && blocks[i + 1].props.brBefore;
+    if (blocks[i].props.blockBreakAfter && !br) flush();
   }
   flush();
   let dropped = 0;

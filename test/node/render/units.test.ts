@@ -116,6 +116,18 @@ describe('never repeat', () => {
     expect(kept(`<body><header><div class="teaser"><p>${PROSE}</p></div></header><article><section><div><p>${PROSE}</p></div></section></article></body>`)).toEqual([PROSE]);
   });
 
+  it('drops a copy whose lines, each short, make one paragraph of 80+ characters with <br>', () => {
+    const half = 'An OLED screen with a larger picture and a better battery life,';
+    const lines = `<h4>${half}<br>on top of world class ergonomics and a console-like feel</h4>`;
+    const out = kept(`<body><section class="inverted hide-mobile">${lines}</section><main><p>Between.</p></main><section class="inverted hide-desktop">${lines}</section></body>`);
+    expect(out.filter((t) => t === half)).toHaveLength(1);
+  });
+
+  it('drops the copies of a text in each slide of a carousel (one slide is shown at a time)', () => {
+    const slide = `<div class="swiper-slide"><h2>Colorful design</h2><p>${PROSE}</p></div>`;
+    expect(kept(`<body><div class="swiper-wrapper">${slide}${slide}${slide}${slide}</div></body>`).filter((t) => t === PROSE)).toHaveLength(1);
+  });
+
   it('keeps a paragraph the page shows twice side by side or in two sections, one under each card of a listing', () => {
     expect(kept(`<body><div><p>${PROSE}</p><p>${PROSE}</p></div></body>`)).toEqual([PROSE, PROSE]);
     expect(kept(`<body><article><div><p>${PROSE}</p></div><div><p>${PROSE}</p></div></article></body>`)).toEqual([PROSE, PROSE]);
