@@ -12,6 +12,7 @@
 //   npx tsx dev/fidelity.ts [--dev-pages all|val]      (also run by `npm run eval`)
 import { type DomElement, type DomNode, isElement, isText, parseHtmlDocument } from '../src/core/parse/dom.js';
 import { preformattedText } from '../src/core/blocks/units.js';
+import { PERMALINK_MARK } from '../src/core/blocks/whole.js';
 
 export const KINDS = ['headings', 'list items', 'code blocks', 'table cells', 'images', 'links', 'blockquotes'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -21,20 +22,19 @@ const norm = (s: string): string => s.replace(SPACES, ' ').trim();
 
 /** A heading's permalink anchor: a link within the page whose whole text is one mark (`<a href="#x">¶</a>`). It
  *  is navigation, not heading text (the issue asks for it to be dropped), so headings compare without it. */
-const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗|\uD83D\uDD17)\s*$/u;
 function isPermalink(el: DomElement): boolean {
   return el.localName === 'a' && (el.getAttribute('href') ?? '').startsWith('#') && PERMALINK_MARK.test(textIn(el));
 }
 
-/** Text of an element's subtree (script and style left out; permalink anchors too when asked). */
-function textIn(root: DomNode, skipPermalinks = false): string {
+/** Text of an element's subtree: script and style left out, and the elements `skip` names. */
+function textIn(root: DomNode, skip?: (el: DomElement) => boolean): string {
   let s = '';
   const todo: DomNode[] = [root];
   while (todo.length > 0) {
     const n = todo.pop()!;
     if (isText(n)) s += n.data;
     else if (isElement(n) && (n.localName === 'script' || n.localName === 'style')) continue;
-    else if (skipPermalinks && isElement(n) && isPermalink(n)) continue;
+    else if (skip !== undefined && isElement(n) && skip(n)) continue;
     else {
       const kids: DomNode[] = [];
       for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
@@ -68,7 +68,7 @@ export function elementKeys(html: string): Record<Kind, string[]> {
   const keys = Object.fromEntries(KINDS.map((k) => [k, [] as string[]])) as Record<Kind, string[]>;
   for (const el of elements(parseHtmlDocument(html))) {
     const tag = el.localName;
-    if (/^h[1-6]$/.test(tag)) keys.headings.push(norm(textIn(el, true)));
+    if (/^h[1-6]$/.test(tag)) keys.headings.push(norm(textIn(el, isPermalink)));
     else if (tag === 'li') keys['list items'].push(norm(textIn(el)));
     else if (tag === 'pre') keys['code blocks'].push(preformattedText(el).replace(/[ \t]+$/gm, ''));
     else if (tag === 'td' || tag === 'th') keys['table cells'].push(norm(textIn(el)));
@@ -165,23 +165,6 @@ export function repeatsParagraph(outputHtml: string, reference: string): boolean
  *  BOM: src/core/render/text.ts), removed before a code line is looked for. */
 const SPACES_AND_INVISIBLE = /[\s\u00ad\u200b\u2060\ufeff]+/g;
 
-/** Text of the page outside its `<pre>` blocks (script and style left out), whitespace removed. */
-function textOutsidePre(root: DomNode): string {
-  let s = '';
-  const todo: DomNode[] = [root];
-  while (todo.length > 0) {
-    const n = todo.pop()!;
-    if (isText(n)) s += n.data;
-    else if (isElement(n) && (n.localName === 'pre' || n.localName === 'script' || n.localName === 'style')) continue;
-    else {
-      const kids: DomNode[] = [];
-      for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
-      for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
-    }
-  }
-  return s.replace(SPACES_AND_INVISIBLE, '');
-}
-
 /** Occurrences of `needle` in `hay`, at most 2. */
 function occurrences(hay: string, needle: string): number {
   const first = hay.indexOf(needle);
@@ -198,7 +181,7 @@ function occurrences(hay: string, needle: string): number {
 export function preKeptPartly(sourceHtml: string, outputText: string): [number, number] {
   const text = outputText.replace(SPACES_AND_INVISIBLE, '');
   const doc = parseHtmlDocument(sourceHtml);
-  const outside = textOutsidePre(doc);
+  const outside = textIn(doc, (el) => el.localName === 'pre').replace(SPACES_AND_INVISIBLE, '');
   const blocks = elements(doc)
     .filter((el) => el.localName === 'pre')
     .map((el) => preformattedText(el).split('\n').map((l) => l.replace(SPACES_AND_INVISIBLE, '')).filter((l) => l.length >= 4));

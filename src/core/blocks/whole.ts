@@ -103,7 +103,7 @@ export function dropEditLinks(blocks: readonly CdomNode[], leafInfo: readonly Le
 const HEADING_KEEP_PROBABILITY = 0.3;
 
 /** A heading's permalink ("¶", "#", "§", "🔗"): navigation, left as the classifier judged it. */
-const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗)\s*$/u;
+export const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗)\s*$/u;
 /** A footnote's way back to where it was cited ("^", "↑", "a b c" letters are left to the classifier). */
 const BACKLINK_MARK = /^\s*[\^↑↩]\s*$/u;
 
