@@ -1,0 +1,5 @@
+# Ablation arm (training/reports/news.md, second sweep): page-4, Readability.js train part, article weight 3.0.
+base = 'page'
+page_schema = 'page-4'
+extra_data = ['pith-readability']
+page_type_weight = {'article': 3.0}
