@@ -22,6 +22,8 @@ CONFIG_DEFAULTS = {
     "noisy_blocks": None,  # .npz from training/label_noise.py: train blocks to drop from / relabel in the loss
     "noisy_action": "drop",  # drop (unary loss weight 0) | relabel (flip the train label; edge labels follow)
     "ensemble": 1,  # page stage: nets trained from seeds seed, seed + 1, ...; the exported net is their mean
+    "first_extra_data": [],  # first stage: more training dumps (training/data/<name>/), their train pages only
+    "first_type_weight": {},  # first stage: unary loss weight per block by its page's type, e.g. {"article": 2.0}
     "extra_data": [],  # page stage: more training dumps (training/data/<name>/, e.g. pith-readability), train pages only
     "page_type_weight": {},  # page stage: unary loss weight per block by its page's type, e.g. {"article": 2.0}; else 1
     "page_schema": None,  # page stage: the page features of this schema (a prefix of the dump's); None: the dump's own
@@ -120,6 +122,39 @@ class Dataset:
             raise SystemExit(f"{data_dir}: features contain NaN or infinity: fix the feature code")
         # edge labels 2*y_i + y_{i+1} (pairwiseLabels 00, 01, 10, 11), page by page
         self.edge_labels = edge_labels_of(self.labels, self.pages, self.edge.shape[0])
+
+    def with_extra(self, extra_dirs: list) -> "Dataset":
+        """This dataset followed by the train pages of other dumps of the same features (config `first_extra_data`):
+        their blocks and edges appended, their pages' offsets shifted; their other pages are split 'extra', which
+        nothing trains or validates on. The index stays this dataset's. `self` is not changed."""
+        if not extra_dirs:
+            return self
+        out = object.__new__(Dataset)
+        out.index, out.unary_names, out.edge_names = self.index, self.unary_names, self.edge_names
+        unary, edge, labels, words, pages = [self.unary], [self.edge], [self.labels], [self.words], list(self.pages)
+        kinds = {str(p["id"]): p.get("pageType") for p in self.index["pages"]}
+        n_blocks, n_edges = self.unary.shape[0], self.edge.shape[0]
+        for d in extra_dirs:
+            extra = Dataset(d)
+            if extra.unary_names != self.unary_names or extra.edge_names != self.edge_names:
+                raise SystemExit(f"{d}: other features than the main dump: dump both again")
+            for p in extra.index["pages"]:
+                kinds[f"{os.path.basename(d)}:{p['id']}"] = p.get("pageType")
+            for p in extra.pages:
+                split = p.split if p.split == "train" else "extra"
+                pages.append(Page(f"{os.path.basename(d)}:{p.id}", split, p.block_offset + n_blocks, p.n_blocks,
+                                  p.edge_offset + n_edges))
+            unary.append(extra.unary)
+            edge.append(extra.edge)
+            labels.append(extra.labels)
+            words.append(extra.words)
+            n_blocks += extra.unary.shape[0]
+            n_edges += extra.edge.shape[0]
+        out.unary, out.edge, out.labels = np.concatenate(unary), np.concatenate(edge), np.concatenate(labels)
+        out.words = None if any(w is None for w in words) else np.concatenate(words)
+        out.pages, out.page_types = pages, kinds
+        out.edge_labels = edge_labels_of(out.labels, out.pages, out.edge.shape[0])
+        return out
 
     def require_words(self, why: str) -> np.ndarray:
         if self.words is None:

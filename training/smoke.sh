@@ -19,6 +19,9 @@ step dump
 npm run --silent dump -- --set "$SET" --limit 30 --out "$DATA"
 step train
 "$PY" training/train.py --set "$SET" --config smoke --data "$DATA" --out "$RUN"
+step train with extra data
+"$PY" training/train.py --set "$SET" --config smoke --data "$DATA" --out "$RUN/extra" \
+  --override "first_extra_data=['smoke']" --override "first_type_weight={'article': 2.0}"
 step export
 "$PY" training/export.py --set "$SET" --run "$RUN" --out "$OUT"   # fails unless parity holds
 if [ "$SET" = pith ]; then

@@ -103,6 +103,18 @@ def block_weights(cfg, data):
     raise SystemExit(f"block_weight must be none, log_words, sqrt_words or words, not {kind!r}")
 
 
+def type_weights(weights, data, base):
+    """`base` (or ones) times the config's weight of each block's page type -> float32 [totalBlocks]."""
+    kinds = getattr(data, "page_types", None) or {str(p["id"]): p.get("pageType") for p in data.index["pages"]}
+    unknown = set(weights) - set(kinds.values())
+    if unknown:
+        raise SystemExit(f"first_type_weight names page types the data lacks: {sorted(unknown)}")
+    w = np.ones(data.labels.shape[0], dtype=np.float32) if base is None else base.copy()
+    for p in data.pages:
+        w[p.block_offset: p.block_offset + p.n_blocks] *= weights.get(kinds.get(p.id), 1.0)
+    return w
+
+
 def record_dynamics(net, rows_of_pages, x, labels):
     """Probability of the gold label of every block of the given pages, whole-page inference. -> float32 [n]"""
     net.eval()
@@ -257,6 +269,7 @@ def main():
     data = Dataset(data_dir)
     if data.index["featureSet"] != args.set:
         raise SystemExit(f"{data_dir} holds feature set {data.index['featureSet']!r}, not {args.set!r}")
+    data = data.with_extra([os.path.join(ROOT, "training", "data", name) for name in cfg["first_extra_data"]])
     train_pages, val_pages = data.split("train"), data.split("val")
     if not train_pages or not val_pages:
         raise SystemExit(f"{data_dir}: need pages in both the train and the val split")
@@ -269,6 +282,8 @@ def main():
     x = standardise(data.unary, unary_mean, unary_std, cfg["feature_clip"])  # [totalBlocks, nU]
     xe = standardise(data.edge, edge_mean, edge_std, cfg["feature_clip"])  # [totalEdges, nE]
     sample_weight = block_weights(cfg, data)
+    if cfg["first_type_weight"]:
+        sample_weight = type_weights(cfg["first_type_weight"], data, sample_weight)
     cleaning = None
     if cfg["noisy_blocks"]:
         cleaning = apply_noisy_blocks(cfg, data, train_pages)
