@@ -4,7 +4,7 @@ import type { CdomNode, NodeProps } from '../../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
 import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
-import { stringMemo } from '../parse/string-memo.js';
+import { ownedKeyMemo } from '../parse/string-memo.js';
 import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
@@ -94,11 +94,14 @@ interface Frame {
 const WS_SPLIT = /\s+/;
 /** The class list of an element without classes: one shared frozen array (never mutated). */
 const NO_CLASSES = Object.freeze([]) as unknown as string[];
-/** Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. */
+/**
+ * Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. The keys
+ * are the DOM's class attributes, the tree builder's own strings (ownedKeyMemo).
+ */
 function splitClasses(cls: string): string[] {
   return cls.length === 0 ? NO_CLASSES : classListMemo(cls);
 }
-const classListMemo = stringMemo((cls: string): string[] => {
+const classListMemo = ownedKeyMemo((cls: string): string[] => {
   const t = cls.trim();
   if (t.length === 0) return NO_CLASSES;
   const parts = t.split(WS_SPLIT);

@@ -2,7 +2,7 @@
 // hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
 // reuses its parent's context, so the walk allocates only where something changes.
 import { type DomElement, attr } from '../parse/dom.js';
-import { stringMemo } from '../parse/string-memo.js';
+import { ownedKeyMemo } from '../parse/string-memo.js';
 
 /** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
 export const ANCESTOR_TAGS: readonly string[] = [
@@ -90,7 +90,10 @@ export const ROOT_CONTEXT: AncestorContext = {
 const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];
 
-/** Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). */
+/**
+ * Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). The class
+ * memos here take the DOM's class attributes only: the tree builder's own strings (ownedKeyMemo).
+ */
 function classWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordMemo(s);
 }
@@ -110,7 +113,7 @@ function classWordsOf(s: string): readonly number[] {
   }
   return out ?? NO_WORDS;
 }
-const classWordMemo = stringMemo(classWordsOf);
+const classWordMemo = ownedKeyMemo(classWordsOf);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -124,7 +127,7 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
 function hasHiddenClass(classAttr: string): boolean {
   return classAttr.length !== 0 && hiddenClassMemo(classAttr);
 }
-const hiddenClassMemo = stringMemo((classAttr: string): boolean => {
+const hiddenClassMemo = ownedKeyMemo((classAttr: string): boolean => {
   for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
   return false;
 });
@@ -146,7 +149,7 @@ function namesComment(s: string): boolean {
   for (const tok of s.split(TOKEN_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
   return false;
 }
-const commentNameMemo = stringMemo(namesComment);
+const commentNameMemo = ownedKeyMemo(namesComment);
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],

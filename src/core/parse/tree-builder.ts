@@ -94,7 +94,8 @@ const QUIRKS_PUBLIC_PREFIXES = [
 
 /**
  * A class attribute normalised: its distinct non-empty tokens joined by single spaces (what the pipeline matches on).
- * Memoised: a page repeats its class attributes thousands of times.
+ * Memoised: a page repeats its class attributes thousands of times. Its strings share no memory with the page, so
+ * the class memos of the CDOM walk keep them as keys uncopied (ownedKeyMemo, src/core/parse/string-memo.ts).
  */
 const normaliseClass = stringMemo((value: string): string => {
   const tokens = value.split(/\s+/);
