@@ -28,7 +28,7 @@ export const CLASS_WORDS: readonly string[] = [
   'entry', 'body', 'main', 'text', 'story', 'author', 'date', 'tag', 'caption', 'title', 'hidden', 'pagination',
 ];
 const w = (s: string): number => CLASS_WORDS.indexOf(s);
-const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
+export const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
   ...CLASS_WORDS.map((c, i) => [c, i] as [string, number]),
   ['navigation', w('nav')], ['navbar', w('nav')], ['topnav', w('nav')], ['menus', w('menu')],
   ['dropdown', w('menu')], ['foot', w('footer')], ['masthead', w('header')], ['sidebars', w('sidebar')],
@@ -87,8 +87,32 @@ export const ROOT_CONTEXT: AncestorContext = {
   heading: 0,
 };
 
-const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];
+
+/**
+ * End of the class/id token that starts at s[start] (an ASCII letter): the run of ASCII letters, cut before an
+ * upper-case letter that follows a lower-case one. The tokens are the non-empty pieces of
+ * `s.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)`, found without the regex and the array of pieces (ids, and class
+ * attributes the memos have not seen, are split on every element).
+ */
+function tokenEnd(s: string, start: number): number {
+  let prevLower = s.charCodeAt(start) >= 97;
+  let i = start + 1;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) prevLower = true;
+    else if (c >= 65 && c <= 90) {
+      if (prevLower) break;
+    } else break;
+  }
+  return i;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
 
 /**
  * Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). The class
@@ -101,15 +125,25 @@ function classWordIndices(s: string): readonly number[] {
 function idWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordsOf(s);
 }
-function classWordsOf(s: string): readonly number[] {
+/** Tokens longer than this are no key of CLASS_TOKEN_INDEX: not cut out. */
+const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
+export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
-  for (const tok of s.split(TOKEN_SPLIT)) {
-    if (tok.length < 2) continue;
-    const i = CLASS_TOKEN_INDEX.get(tok.toLowerCase());
-    if (i !== undefined) {
-      out ??= [];
-      if (!out.includes(i)) out.push(i);
+  for (let at = 0; at < s.length; ) {
+    if (!isAsciiLetter(s.charCodeAt(at))) {
+      at++;
+      continue;
     }
+    const end = tokenEnd(s, at);
+    const n = end - at;
+    if (n >= 2 && n <= CLASS_TOKEN_MAX) {
+      const i = CLASS_TOKEN_INDEX.get(s.slice(at, end).toLowerCase());
+      if (i !== undefined) {
+        out ??= [];
+        if (!out.includes(i)) out.push(i);
+      }
+    }
+    at = end;
   }
   return out ?? NO_WORDS;
 }
@@ -133,7 +167,7 @@ const hiddenClassMemo = ownedKeyMemo((classAttr: string): boolean => {
 });
 
 /** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
-const COMMENT_TOKENS: ReadonlySet<string> = new Set([
+export const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
@@ -145,8 +179,19 @@ function classNamesComment(s: string): boolean {
 function idNamesComment(s: string): boolean {
   return s.length !== 0 && namesComment(s);
 }
-function namesComment(s: string): boolean {
-  for (const tok of s.split(TOKEN_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
+/** Tokens longer than this are no comment token: not cut out. */
+const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
+export function namesComment(s: string): boolean {
+  for (let at = 0; at < s.length; ) {
+    if (!isAsciiLetter(s.charCodeAt(at))) {
+      at++;
+      continue;
+    }
+    const end = tokenEnd(s, at);
+    const n = end - at;
+    if (n >= 5 && n <= COMMENT_TOKEN_MAX && COMMENT_TOKENS.has(s.slice(at, end).toLowerCase())) return true;
+    at = end;
+  }
   return false;
 }
 const commentNameMemo = ownedKeyMemo(namesComment);
