@@ -243,7 +243,13 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   return node;
 }
 
-function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null): Frame {
+/**
+ * The frame of element `el`: `reuse` (the frame a finished element left at this stack depth) filled anew, or a new
+ * one. A walk pushes a frame per element but holds only as many as the tree is deep, and nothing keeps a frame
+ * once its element is finished (the CDOM nodes and leaf infos take its values): one allocation per depth, not per
+ * element. The fields are written in one order either way (one hidden class).
+ */
+function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null, reuse?: Frame): Frame {
   let classAttr = '';
   let id = '';
   let context = ROOT_CONTEXT;
@@ -256,18 +262,31 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
     context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classAttr, id,
       parent ? parent.rawDepth + 1 : 0, hasAttrs);
   }
-  return {
-    el, tag, classAttr, id, prevName, nextName,
-    cursor: el.nodeType === DOCUMENT_NODE ? null : el.firstChild,
-    list: el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null,
-    listIndex: 0,
-    prevChildName: '',
-    kept: null,
-    hasInput: false,
-    context,
-    rawDepth: parent ? parent.rawDepth + 1 : 0,
-    counts: null,
-  };
+  const cursor = el.nodeType === DOCUMENT_NODE ? null : el.firstChild;
+  const list = el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null;
+  const rawDepth = parent ? parent.rawDepth + 1 : 0;
+  if (reuse === undefined) {
+    return {
+      el, tag, classAttr, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
+      hasInput: false, context, rawDepth, counts: null,
+    };
+  }
+  reuse.el = el;
+  reuse.tag = tag;
+  reuse.classAttr = classAttr;
+  reuse.id = id;
+  reuse.prevName = prevName;
+  reuse.nextName = nextName;
+  reuse.cursor = cursor;
+  reuse.list = list;
+  reuse.listIndex = 0;
+  reuse.prevChildName = '';
+  reuse.kept = null;
+  reuse.hasInput = false;
+  reuse.context = context;
+  reuse.rawDepth = rawDepth;
+  reuse.counts = null;
+  return reuse;
 }
 
 /** The context of a code block's text: the `<pre>`'s, and its `<code>` child's when it has one (`<pre><code>`). */
@@ -294,6 +313,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
   let result: CdomNode | null = null;
 
   const stack: Frame[] = [newFrame(rootNode, rootTag, '', '', null)];
+  /** frames[d]: the frame last used at stack depth d, filled anew for the next element there (newFrame). */
+  const frames: Frame[] = [stack[0]];
   while (stack.length > 0) {
     const f = stack[stack.length - 1];
     let c: DomNode | null = null;
@@ -375,7 +396,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         if (tag === 'input') f.hasInput = true;
         continue;
       }
-      const frame = newFrame(c, tag, prevName, nameOf(next), f);
+      const frame = newFrame(c, tag, prevName, nameOf(next), f, frames[stack.length]);
+      frames[stack.length] = frame;
       stack.push(frame);
       if (PRE_TAGS.has(tag)) {
         // A code block is one unit (units.ts): one leaf for all its text, its children not walked.
