@@ -401,6 +401,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
 
   const rootBlock = new Float32Array(NODE_NAMES.length);
   writeNodeBlock(rootBlock, 0, root.props, bodyLength, paper);
+  // The parent and grandparent groups depend on that node alone, and blocks next to each other often share it (the
+  // pieces of one paragraph): a block whose parent (grandparent) is the previous one's copies that row's group.
+  let lastParent: CdomNode | null = null;
+  let lastParentAt = 0;
+  let lastGp: CdomNode | null = null;
+  let lastGpAt = 0;
 
   for (let i = 0; i < n; i++) {
     const leaf = blocks[i];
@@ -415,7 +421,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
     const relPos = (0.5 * (p.startPosition + p.endPosition) - bodyStart) / bodyLength;
     o = writeLeaf(unary, o, p, relPos, paper);
     const parent = leaf.parent;
-    if (parent) {
+    if (parent === lastParent && parent !== null) {
+      unary.copyWithin(o, lastParentAt, lastParentAt + PARENT_COLUMNS);
+      o += PARENT_COLUMNS;
+    } else if (parent) {
+      lastParent = parent;
+      lastParentAt = o;
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, parent.props, bodyLength, paper);
       o = writeTags(unary, o, parent.tags, NODE_TAGS);
@@ -423,7 +434,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       o = fillZero(unary, o, PARENT_COLUMNS);
     }
     const gp = parent ? parent.parent : null;
-    if (gp) {
+    if (gp === lastGp && gp !== null) {
+      unary.copyWithin(o, lastGpAt, lastGpAt + GRANDPARENT_COLUMNS);
+      o += GRANDPARENT_COLUMNS;
+    } else if (gp) {
+      lastGp = gp;
+      lastGpAt = o;
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, gp.props, bodyLength, paper);
     } else {
