@@ -3,8 +3,7 @@
 import type { CdomNode, NodeProps } from '../../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
-import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
-import { ownedKeyMemo } from '../parse/string-memo.js';
+import { type AncestorContext, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
 import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
@@ -73,7 +72,8 @@ export interface CdomOptions {
 interface Frame {
   el: DomNode;
   tag: string;
-  classAttr: string;
+  /** Class names of the element (classFactsOf): one array per distinct class attribute. */
+  classList: string[];
   id: string;
   prevName: string;
   nextName: string;
@@ -91,22 +91,6 @@ interface Frame {
   counts: ElementCounts | null;
 }
 
-const WS_SPLIT = /\s+/;
-/** The class list of an element without classes: one shared frozen array (never mutated). */
-const NO_CLASSES = Object.freeze([]) as unknown as string[];
-/**
- * Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. The keys
- * are the DOM's class attributes, the tree builder's own strings (ownedKeyMemo).
- */
-function splitClasses(cls: string): string[] {
-  return cls.length === 0 ? NO_CLASSES : classListMemo(cls);
-}
-const classListMemo = ownedKeyMemo((cls: string): string[] => {
-  const t = cls.trim();
-  if (t.length === 0) return NO_CLASSES;
-  const parts = t.split(WS_SPLIT);
-  return parts.length < 2 ? parts : [...new Set(parts)];
-});
 
 function nameOf(n: DomNode | null): string {
   if (n === null) return '';
@@ -154,7 +138,7 @@ function propagateRight(children: CdomNode[]): void {
 function mergeInto(f: Frame, child: CdomNode): CdomNode {
   // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
   child.tags.push(f.tag);
-  child.classNames.push(splitClasses(f.classAttr));
+  child.classNames.push(f.classList);
   child.ids.push(f.id);
   child.domNode = f.el;
   const p = child.props;
@@ -230,7 +214,7 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   if (bbAfter) propagateRight(kids);
   const node: CdomNode = {
     tags: [f.tag],
-    classNames: [splitClasses(f.classAttr)],
+    classNames: [f.classList],
     ids: [f.id],
     text: '',
     children: kids,
@@ -250,30 +234,31 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
  * element. The fields are written in one order either way (one hidden class).
  */
 function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null, reuse?: Frame): Frame {
-  let classAttr = '';
+  let classFacts = classFactsOf('');
   let id = '';
   let context = ROOT_CONTEXT;
   if (isElement(el)) {
     const hasAttrs = el.hasAttributes();
     if (hasAttrs) {
-      classAttr = attr(el, 'class') ?? '';
+      classFacts = classFactsOf(attr(el, 'class') ?? '');
       id = attr(el, 'id') ?? '';
     }
-    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classAttr, id,
+    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classFacts, id,
       parent ? parent.rawDepth + 1 : 0, hasAttrs);
   }
+  const classList = classFacts.list;
   const cursor = el.nodeType === DOCUMENT_NODE ? null : el.firstChild;
   const list = el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null;
   const rawDepth = parent ? parent.rawDepth + 1 : 0;
   if (reuse === undefined) {
     return {
-      el, tag, classAttr, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
+      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
       hasInput: false, context, rawDepth, counts: null,
     };
   }
   reuse.el = el;
   reuse.tag = tag;
-  reuse.classAttr = classAttr;
+  reuse.classList = classList;
   reuse.id = id;
   reuse.prevName = prevName;
   reuse.nextName = nextName;
@@ -295,7 +280,7 @@ function codeContext(f: Frame): AncestorContext {
   while (n !== null && isText(n) && isBlankText(n.data)) n = n.nextSibling;
   if (n === null || !isElement(n) || n.localName !== 'code') return f.context;
   const cls = n.hasAttributes() ? attr(n, 'class') ?? '' : '';
-  return childContext(f.context, n, 'code', cls, n.hasAttributes() ? attr(n, 'id') ?? '' : '', f.rawDepth + 1, n.hasAttributes());
+  return childContext(f.context, n, 'code', classFactsOf(cls), n.hasAttributes() ? attr(n, 'id') ?? '' : '', f.rawDepth + 1, n.hasAttributes());
 }
 
 /**

@@ -114,19 +114,13 @@ function isAsciiLetter(c: number): boolean {
 
 const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
 
-/**
- * Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). The class
- * memos here take the DOM's class attributes only: the tree builder's own strings (ownedKeyMemo).
- */
-function classWordIndices(s: string): readonly number[] {
-  return s.length === 0 ? NO_WORDS : classWordMemo(s);
-}
-/** The same for an id: ids are unique, so remembering them would only fill the memo. */
+/** Indices of CLASS_WORDS found in an id (not remembered: ids are unique, they would only fill a memo). */
 function idWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordsOf(s);
 }
 /** Tokens longer than this are no key of CLASS_TOKEN_INDEX: not cut out. */
 const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
+/** Indices of CLASS_WORDS found in a class attribute or id. */
 export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
   for (let at = 0; at < s.length; ) {
@@ -147,7 +141,6 @@ export function classWordsOf(s: string): readonly number[] {
   }
   return out ?? NO_WORDS;
 }
-const classWordMemo = ownedKeyMemo(classWordsOf);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -157,30 +150,24 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
   'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
 ]);
-/** True when a class attribute holds one of HIDDEN_CLASSES (remembered per distinct attribute). */
+/** True when a class attribute holds one of HIDDEN_CLASSES. */
 function hasHiddenClass(classAttr: string): boolean {
-  return classAttr.length !== 0 && hiddenClassMemo(classAttr);
-}
-const hiddenClassMemo = ownedKeyMemo((classAttr: string): boolean => {
   for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
   return false;
-});
+}
 
 /** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
 export const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
-/** True when a class attribute names a comment section (remembered per distinct attribute). */
-function classNamesComment(s: string): boolean {
-  return s.length !== 0 && commentNameMemo(s);
-}
-/** The same for an id (not remembered: ids are unique). */
+/** True when an id names a comment section (not remembered: ids are unique). */
 function idNamesComment(s: string): boolean {
   return s.length !== 0 && namesComment(s);
 }
 /** Tokens longer than this are no comment token: not cut out. */
 const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
+/** True when a class attribute or id names a comment section. */
 export function namesComment(s: string): boolean {
   for (let at = 0; at < s.length; ) {
     if (!isAsciiLetter(s.charCodeAt(at))) {
@@ -194,7 +181,43 @@ export function namesComment(s: string): boolean {
   }
   return false;
 }
-const commentNameMemo = ownedKeyMemo(namesComment);
+
+/** The class list of an element without classes: one shared frozen array (never mutated). */
+export const NO_CLASSES = Object.freeze([]) as unknown as string[];
+const WS_SPLIT = /\s+/;
+
+/** Class names of a class attribute, each once, in order. */
+function classListOf(cls: string): string[] {
+  const t = cls.trim();
+  if (t.length === 0) return NO_CLASSES;
+  const parts = t.split(WS_SPLIT);
+  return parts.length < 2 ? parts : [...new Set(parts)];
+}
+
+/** What the CDOM walk reads of one class attribute. */
+export interface ClassFacts {
+  /** Indices of CLASS_WORDS in it. */
+  readonly words: readonly number[];
+  /** It holds one of HIDDEN_CLASSES. */
+  readonly hidden: boolean;
+  /** It names a comment section. */
+  readonly comment: boolean;
+  /** Its class names (the CDOM node's class list): one array per distinct attribute, never mutated. */
+  readonly list: string[];
+}
+const NO_CLASS_FACTS: ClassFacts = { words: NO_WORDS, hidden: false, comment: false, list: NO_CLASSES };
+
+/**
+ * The facts of a class attribute of the DOM, remembered per distinct attribute (pages repeat them on thousands of
+ * elements): one memo lookup per element for all of them. The keys are the tree builder's own strings
+ * (ownedKeyMemo), the same object for each repeat; page features compare class lists by identity.
+ */
+export function classFactsOf(classAttr: string): ClassFacts {
+  return classAttr.length === 0 ? NO_CLASS_FACTS : classFactsMemo(classAttr);
+}
+const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => ({
+  words: classWordsOf(cls), hidden: hasHiddenClass(cls), comment: namesComment(cls), list: classListOf(cls),
+}));
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
@@ -202,7 +225,7 @@ const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
 
 /** The context below element `el` (raw DOM depth `depth`), given its parent's. */
 export function childContext(
-  parent: AncestorContext, el: DomElement, tag: string, classAttr: string, id: string, depth: number,
+  parent: AncestorContext, el: DomElement, tag: string, classFacts: ClassFacts, id: string, depth: number,
   hasAttributes: boolean,
 ): AncestorContext {
   let tags = parent.tags;
@@ -240,7 +263,7 @@ export function childContext(
       }
     }
   }
-  const cw = classWordIndices(classAttr);
+  const cw = classFacts.words;
   const iw = idWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
     const copy = classDepth.slice();
@@ -254,12 +277,12 @@ export function childContext(
       const style = attr(el, 'style');
       if (
         (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
-        attr(el, 'aria-hidden') === 'true' || hasHiddenClass(classAttr)
+        attr(el, 'aria-hidden') === 'true' || classFacts.hidden
       ) {
         hidden = changed = true;
       }
     }
-    let comment = classNamesComment(classAttr) || idNamesComment(id);
+    let comment = classFacts.comment || idNamesComment(id);
     if (!comment) {
       const itemprop = attr(el, 'itemprop');
       const itemtype = attr(el, 'itemtype');
