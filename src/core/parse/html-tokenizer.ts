@@ -52,6 +52,9 @@ export class HtmlTokenizer {
   stopped = false;
   private pos = 0;
   private readonly len: number;
+  /** The first `&` at or after `ampFrom` (`len` when none): what hasAmpersand() last searched. */
+  private nextAmp = -1;
+  private ampFrom = 0;
 
   constructor(
     private readonly html: string,
@@ -75,7 +78,21 @@ export class HtmlTokenizer {
     if (end <= start) return;
     this.tokenStart = start;
     const s = this.html.slice(start, end);
-    this.sink.text(decode && s.includes('&') ? decodeHTML(s) : s);
+    this.sink.text(decode && this.hasAmpersand(start, end) ? decodeHTML(s) : s);
+  }
+
+  /**
+   * Whether html[start, end) holds a `&` (a character reference to decode). The position of the first `&` at or after
+   * the last place asked about is kept: the tokenizer asks in input order, so the whole input is searched for `&`
+   * about once, not every attribute value and text again (most hold none).
+   */
+  private hasAmpersand(start: number, end: number): boolean {
+    if (this.nextAmp < start || start < this.ampFrom) {
+      const at = this.html.indexOf('&', start);
+      this.nextAmp = at < 0 ? this.len : at;
+      this.ampFrom = start;
+    }
+    return this.nextAmp < end;
   }
 
   /** Data state: text up to the next `<` that starts a token, then the token. */
@@ -279,6 +296,7 @@ export class HtmlTokenizer {
             return;
           }
           value = html.slice(i + 1, close);
+          if (this.hasAmpersand(i + 1, close)) value = decodeHTMLAttribute(value);
           i = close + 1;
         } else if (d !== 62) {
           const vs = i;
@@ -288,8 +306,8 @@ export class HtmlTokenizer {
             i++;
           }
           value = html.slice(vs, i);
+          if (this.hasAmpersand(vs, i)) value = decodeHTMLAttribute(value);
         }
-        if (value.includes('&')) value = decodeHTMLAttribute(value);
       }
       if (!isEnd) attrs = addAttribute(attrs, aname, value);
     }
