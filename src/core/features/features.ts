@@ -321,23 +321,19 @@ const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}]/u;
  */
 function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number, starts: Uint8Array): number {
   const len = text.length;
-  for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) > 127) {
-      // Non-ASCII characters that are no letter, digit or mark only separate words (and stay such when
-      // lower-cased: checked over all of Unicode); anything else goes through lowerWords.
-      if (!NON_ASCII_WORD_CHAR.test(text)) break;
-      const ws = lowerWords(text);
-      let hit = 0;
-      for (const w of ws) if (titleWords.has(w)) hit++;
-      return ws.length > 0 ? hit / ws.length : 0;
-    }
-  }
   let nWords = 0;
   let hit = 0;
   let start = -1;
   let upper = false;
+  let plainSeparators = false; // the non-ASCII characters of the text are all word separators (checked once)
   for (let i = 0; i <= len; i++) {
     const c = i < len ? text.charCodeAt(i) : 32;
+    if (c > 127 && !plainSeparators) {
+      // Non-ASCII characters that are no letter, digit or mark only separate words (and stay such when
+      // lower-cased: checked over all of Unicode); anything else goes through lowerWords.
+      if (NON_ASCII_WORD_CHAR.test(text)) return lowerWordsOverlap(text, titleWords);
+      plainSeparators = true;
+    }
     const isUpper = c >= 65 && c <= 90;
     if ((c >= 97 && c <= 122) || isUpper || (c >= 48 && c <= 57)) {
       if (start < 0) {
@@ -358,6 +354,14 @@ function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: 
     }
   }
   return nWords > 0 ? hit / nWords : 0;
+}
+
+/** titleOverlap through lowerWords (texts with non-ASCII letters, digits or marks). */
+function lowerWordsOverlap(text: string, titleWords: ReadonlySet<string>): number {
+  const ws = lowerWords(text);
+  let hit = 0;
+  for (const w of ws) if (titleWords.has(w)) hit++;
+  return ws.length > 0 ? hit / ws.length : 0;
 }
 
 // ------------------------------------------------------------------------------------------------ compute
