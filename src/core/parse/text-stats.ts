@@ -292,17 +292,7 @@ const NOT_A_PLAIN_SEPARATOR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}\s\u2026\u3002\uff
 /** blockTextStats written straight into `out` (a leaf's props): no intermediate objects on the hot path. */
 export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextStats): void {
   const len = text.length;
-  let nonAscii = false;
-  for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) > 127) {
-      if (NOT_A_PLAIN_SEPARATOR.test(text)) {
-        Object.assign(out, paperTextStats(text), unicodeTextStats(text));
-        return;
-      }
-      nonAscii = true;
-      break;
-    }
-  }
+  let nonAscii = false; // set at the first non-ASCII character, once the text is known to take this loop
   let nPunctuation = 0, nNumeric = 0, nSentences = 1;
   let nWords = 0, nStopwords = 0, nWordsWithCapital = 0, totalWordLength = 0;
   let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0;
@@ -315,6 +305,15 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
   let uState = 0;
   for (let i = 0; i <= len; i++) {
     const c = i < len ? text.charCodeAt(i) : 32;
+    if (c > 127 && !nonAscii) {
+      // A text with a non-ASCII letter, digit, mark, space or pith punctuation goes through the regexes (nothing is
+      // written to `out` before the end of the loop); other non-ASCII characters only separate words.
+      if (NOT_A_PLAIN_SEPARATOR.test(text)) {
+        Object.assign(out, paperTextStats(text), unicodeTextStats(text));
+        return;
+      }
+      nonAscii = true;
+    }
     const uw = isAsciiWordChar(c);
     const pw = uw || c === 95;
     if (uw) {
