@@ -35,9 +35,18 @@ function isAsciiAlpha(c: number): boolean {
 export function asciiLower(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+    if (c >= 65 && c <= 90) return lowerAsciiLetters(s);
   }
   return s;
+}
+
+/** `s` with A-Z lower-cased, for a string known to hold some. */
+function lowerAsciiLetters(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function isAsciiUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 /** Attributes of one tag past which duplicates are found through a Set. */
@@ -239,16 +248,19 @@ export class HtmlTokenizer {
     const html = this.html;
     const len = this.len;
     let i = nameStart + 1;
+    // Upper-case letters are noted as the name is read: most names have none and need no second pass to lower-case.
+    let upper = isAsciiUpper(html.charCodeAt(nameStart));
     while (i < len) {
       const d = html.charCodeAt(i);
       if (d === 62 || d === 47 || isSpace(d)) break;
+      if (d <= 90 && d >= 65) upper = true;
       i++;
     }
     if (i >= len) {
       this.pos = len;
       return;
     }
-    const name = asciiLower(html.slice(nameStart, i));
+    const name = upper ? lowerAsciiLetters(html.slice(nameStart, i)) : html.slice(nameStart, i);
     let attrs: string[] | null = null;
     let selfClosing = false;
     for (;;) {
@@ -272,13 +284,15 @@ export class HtmlTokenizer {
       }
       // an attribute name (its first character may be `=`)
       const ns = i;
+      let aupper = isAsciiUpper(d);
       i++;
       while (i < len) {
         d = html.charCodeAt(i);
         if (d === 61 || d === 62 || d === 47 || isSpace(d)) break;
+        if (d <= 90 && d >= 65) aupper = true;
         i++;
       }
-      const aname = asciiLower(html.slice(ns, i));
+      const aname = aupper ? lowerAsciiLetters(html.slice(ns, i)) : html.slice(ns, i);
       while (i < len && isSpace(html.charCodeAt(i))) i++;
       let value = '';
       if (i < len && html.charCodeAt(i) === 61) {
