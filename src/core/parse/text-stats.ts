@@ -348,7 +348,7 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
       if (PAPER_AUTOMATON.accept[pState] === 1) nStopwords++;
       pStart = -1;
     }
-    if (i < len && isPaperPunct(c)) {
+    if (c <= 63 && i < len && isPaperPunct(c)) { // the six marks are all below 64: letters skip the six tests
       nPunctuation++;
       // (?<=[.?!;])\s+(?=\p{Lu}): a whitespace run after . ? ! ; followed by an upper-case letter.
       if (c !== 44 && c !== 58) {
