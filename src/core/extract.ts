@@ -104,8 +104,10 @@ async function runPipeline(
   const t0 = performance.now();
 
   // U+0000 never reaches an output (the HTML standard's parser drops it from body text only; attributes keep it).
-  const input = html.length <= limits.maxInputChars && html.includes('\0') ? html.replaceAll('\0', '') : html;
-  const page = parsePage(input, { url: options.url, limits });
+  // Once the page is known to hold none, the parser is told so and does not search each text for one again.
+  const checked = html.length <= limits.maxInputChars;
+  const input = checked && html.includes('\0') ? html.replaceAll('\0', '') : html;
+  const page = parsePage(input, { url: options.url, limits, nulFree: checked });
   const tParsed = performance.now();
   progress.stage = 'reading metadata';
   let sampleText = '';

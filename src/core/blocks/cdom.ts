@@ -3,8 +3,7 @@
 import type { CdomNode, NodeProps } from '../../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
-import { type AncestorContext, ROOT_CONTEXT, childContext } from './context.js';
-import { stringMemo } from '../parse/string-memo.js';
+import { type AncestorContext, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
 import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
@@ -73,7 +72,8 @@ export interface CdomOptions {
 interface Frame {
   el: DomNode;
   tag: string;
-  classAttr: string;
+  /** Class names of the element (classFactsOf): one array per distinct class attribute. */
+  classList: string[];
   id: string;
   prevName: string;
   nextName: string;
@@ -91,19 +91,6 @@ interface Frame {
   counts: ElementCounts | null;
 }
 
-const WS_SPLIT = /\s+/;
-/** The class list of an element without classes: one shared frozen array (never mutated). */
-const NO_CLASSES = Object.freeze([]) as unknown as string[];
-/** Class lists by class attribute: pages repeat their class attributes, and class lists are never mutated. */
-function splitClasses(cls: string): string[] {
-  return cls.length === 0 ? NO_CLASSES : classListMemo(cls);
-}
-const classListMemo = stringMemo((cls: string): string[] => {
-  const t = cls.trim();
-  if (t.length === 0) return NO_CLASSES;
-  const parts = t.split(WS_SPLIT);
-  return parts.length < 2 ? parts : [...new Set(parts)];
-});
 
 function nameOf(n: DomNode | null): string {
   if (n === null) return '';
@@ -151,7 +138,7 @@ function propagateRight(children: CdomNode[]): void {
 function mergeInto(f: Frame, child: CdomNode): CdomNode {
   // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
   child.tags.push(f.tag);
-  child.classNames.push(splitClasses(f.classAttr));
+  child.classNames.push(f.classList);
   child.ids.push(f.id);
   child.domNode = f.el;
   const p = child.props;
@@ -227,7 +214,7 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   if (bbAfter) propagateRight(kids);
   const node: CdomNode = {
     tags: [f.tag],
-    classNames: [splitClasses(f.classAttr)],
+    classNames: [f.classList],
     ids: [f.id],
     text: '',
     children: kids,
@@ -240,31 +227,51 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   return node;
 }
 
-function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null): Frame {
-  let classAttr = '';
+/**
+ * The frame of element `el`: `reuse` (the frame a finished element left at this stack depth) filled anew, or a new
+ * one. A walk pushes a frame per element but holds only as many as the tree is deep, and nothing keeps a frame
+ * once its element is finished (the CDOM nodes and leaf infos take its values): one allocation per depth, not per
+ * element. The fields are written in one order either way (one hidden class).
+ */
+function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, parent: Frame | null, reuse?: Frame): Frame {
+  let classFacts = classFactsOf('');
   let id = '';
   let context = ROOT_CONTEXT;
   if (isElement(el)) {
     const hasAttrs = el.hasAttributes();
     if (hasAttrs) {
-      classAttr = attr(el, 'class') ?? '';
+      classFacts = classFactsOf(attr(el, 'class') ?? '');
       id = attr(el, 'id') ?? '';
     }
-    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classAttr, id,
+    context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classFacts, id,
       parent ? parent.rawDepth + 1 : 0, hasAttrs);
   }
-  return {
-    el, tag, classAttr, id, prevName, nextName,
-    cursor: el.nodeType === DOCUMENT_NODE ? null : el.firstChild,
-    list: el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null,
-    listIndex: 0,
-    prevChildName: '',
-    kept: null,
-    hasInput: false,
-    context,
-    rawDepth: parent ? parent.rawDepth + 1 : 0,
-    counts: null,
-  };
+  const classList = classFacts.list;
+  const cursor = el.nodeType === DOCUMENT_NODE ? null : el.firstChild;
+  const list = el.nodeType === DOCUMENT_NODE ? topLevelNodes(el as DomDocument) : null;
+  const rawDepth = parent ? parent.rawDepth + 1 : 0;
+  if (reuse === undefined) {
+    return {
+      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
+      hasInput: false, context, rawDepth, counts: null,
+    };
+  }
+  reuse.el = el;
+  reuse.tag = tag;
+  reuse.classList = classList;
+  reuse.id = id;
+  reuse.prevName = prevName;
+  reuse.nextName = nextName;
+  reuse.cursor = cursor;
+  reuse.list = list;
+  reuse.listIndex = 0;
+  reuse.prevChildName = '';
+  reuse.kept = null;
+  reuse.hasInput = false;
+  reuse.context = context;
+  reuse.rawDepth = rawDepth;
+  reuse.counts = null;
+  return reuse;
 }
 
 /** The context of a code block's text: the `<pre>`'s, and its `<code>` child's when it has one (`<pre><code>`). */
@@ -273,7 +280,7 @@ function codeContext(f: Frame): AncestorContext {
   while (n !== null && isText(n) && isBlankText(n.data)) n = n.nextSibling;
   if (n === null || !isElement(n) || n.localName !== 'code') return f.context;
   const cls = n.hasAttributes() ? attr(n, 'class') ?? '' : '';
-  return childContext(f.context, n, 'code', cls, n.hasAttributes() ? attr(n, 'id') ?? '' : '', f.rawDepth + 1, n.hasAttributes());
+  return childContext(f.context, n, 'code', classFactsOf(cls), n.hasAttributes() ? attr(n, 'id') ?? '' : '', f.rawDepth + 1, n.hasAttributes());
 }
 
 /**
@@ -291,6 +298,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
   let result: CdomNode | null = null;
 
   const stack: Frame[] = [newFrame(rootNode, rootTag, '', '', null)];
+  /** frames[d]: the frame last used at stack depth d, filled anew for the next element there (newFrame). */
+  const frames: Frame[] = [stack[0]];
   while (stack.length > 0) {
     const f = stack[stack.length - 1];
     let c: DomNode | null = null;
@@ -372,7 +381,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         if (tag === 'input') f.hasInput = true;
         continue;
       }
-      const frame = newFrame(c, tag, prevName, nameOf(next), f);
+      const frame = newFrame(c, tag, prevName, nameOf(next), f, frames[stack.length]);
+      frames[stack.length] = frame;
       stack.push(frame);
       if (PRE_TAGS.has(tag)) {
         // A code block is one unit (units.ts): one leaf for all its text, its children not walked.

@@ -2,7 +2,7 @@
 // hidden elements, link and heading. Contexts are immutable and shared: a child element that changes nothing
 // reuses its parent's context, so the walk allocates only where something changes.
 import { type DomElement, attr } from '../parse/dom.js';
-import { stringMemo } from '../parse/string-memo.js';
+import { ownedKeyMemo } from '../parse/string-memo.js';
 
 /** Tags whose presence anywhere above a block is a feature (`anc_<tag>`). */
 export const ANCESTOR_TAGS: readonly string[] = [
@@ -28,7 +28,7 @@ export const CLASS_WORDS: readonly string[] = [
   'entry', 'body', 'main', 'text', 'story', 'author', 'date', 'tag', 'caption', 'title', 'hidden', 'pagination',
 ];
 const w = (s: string): number => CLASS_WORDS.indexOf(s);
-const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
+export const CLASS_TOKEN_INDEX: ReadonlyMap<string, number> = new Map<string, number>([
   ...CLASS_WORDS.map((c, i) => [c, i] as [string, number]),
   ['navigation', w('nav')], ['navbar', w('nav')], ['topnav', w('nav')], ['menus', w('menu')],
   ['dropdown', w('menu')], ['foot', w('footer')], ['masthead', w('header')], ['sidebars', w('sidebar')],
@@ -87,30 +87,60 @@ export const ROOT_CONTEXT: AncestorContext = {
   heading: 0,
 };
 
-const TOKEN_SPLIT = /[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/;
 const NO_WORDS: readonly number[] = [];
 
-/** Indices of CLASS_WORDS found in a class attribute (remembered per distinct attribute: pages repeat them). */
-function classWordIndices(s: string): readonly number[] {
-  return s.length === 0 ? NO_WORDS : classWordMemo(s);
+/**
+ * End of the class/id token that starts at s[start] (an ASCII letter): the run of ASCII letters, cut before an
+ * upper-case letter that follows a lower-case one. The tokens are the non-empty pieces of
+ * `s.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)`, found without the regex and the array of pieces (ids, and class
+ * attributes the memos have not seen, are split on every element).
+ */
+function tokenEnd(s: string, start: number): number {
+  let prevLower = s.charCodeAt(start) >= 97;
+  let i = start + 1;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) prevLower = true;
+    else if (c >= 65 && c <= 90) {
+      if (prevLower) break;
+    } else break;
+  }
+  return i;
 }
-/** The same for an id: ids are unique, so remembering them would only fill the memo. */
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
+
+/** Indices of CLASS_WORDS found in an id (not remembered: ids are unique, they would only fill a memo). */
 function idWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordsOf(s);
 }
-function classWordsOf(s: string): readonly number[] {
+/** Tokens longer than this are no key of CLASS_TOKEN_INDEX: not cut out. */
+const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
+/** Indices of CLASS_WORDS found in a class attribute or id. */
+export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
-  for (const tok of s.split(TOKEN_SPLIT)) {
-    if (tok.length < 2) continue;
-    const i = CLASS_TOKEN_INDEX.get(tok.toLowerCase());
-    if (i !== undefined) {
-      out ??= [];
-      if (!out.includes(i)) out.push(i);
+  for (let at = 0; at < s.length; ) {
+    if (!isAsciiLetter(s.charCodeAt(at))) {
+      at++;
+      continue;
     }
+    const end = tokenEnd(s, at);
+    const n = end - at;
+    if (n >= 2 && n <= CLASS_TOKEN_MAX) {
+      const i = CLASS_TOKEN_INDEX.get(s.slice(at, end).toLowerCase());
+      if (i !== undefined) {
+        out ??= [];
+        if (!out.includes(i)) out.push(i);
+      }
+    }
+    at = end;
   }
   return out ?? NO_WORDS;
 }
-const classWordMemo = stringMemo(classWordsOf);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -120,33 +150,74 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
   'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
 ]);
-/** True when a class attribute holds one of HIDDEN_CLASSES (remembered per distinct attribute). */
+/** True when a class attribute holds one of HIDDEN_CLASSES. */
 function hasHiddenClass(classAttr: string): boolean {
-  return classAttr.length !== 0 && hiddenClassMemo(classAttr);
-}
-const hiddenClassMemo = stringMemo((classAttr: string): boolean => {
   for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
   return false;
-});
+}
 
 /** Class/id tokens (split as for CLASS_WORDS, lower-cased) that mark a comment section. */
-const COMMENT_TOKENS: ReadonlySet<string> = new Set([
+export const COMMENT_TOKENS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'commentary', 'disqus', 'reply', 'replies', 'respond', 'responses',
   'discussion', 'discuss', 'commento', 'remarks', 'talkback', 'coral', 'fb-comments', 'livefyre', 'viafoura',
 ]);
-/** True when a class attribute names a comment section (remembered per distinct attribute). */
-function classNamesComment(s: string): boolean {
-  return s.length !== 0 && commentNameMemo(s);
-}
-/** The same for an id (not remembered: ids are unique). */
+/** True when an id names a comment section (not remembered: ids are unique). */
 function idNamesComment(s: string): boolean {
   return s.length !== 0 && namesComment(s);
 }
-function namesComment(s: string): boolean {
-  for (const tok of s.split(TOKEN_SPLIT)) if (tok.length >= 5 && COMMENT_TOKENS.has(tok.toLowerCase())) return true;
+/** Tokens longer than this are no comment token: not cut out. */
+const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
+/** True when a class attribute or id names a comment section. */
+export function namesComment(s: string): boolean {
+  for (let at = 0; at < s.length; ) {
+    if (!isAsciiLetter(s.charCodeAt(at))) {
+      at++;
+      continue;
+    }
+    const end = tokenEnd(s, at);
+    const n = end - at;
+    if (n >= 5 && n <= COMMENT_TOKEN_MAX && COMMENT_TOKENS.has(s.slice(at, end).toLowerCase())) return true;
+    at = end;
+  }
   return false;
 }
-const commentNameMemo = stringMemo(namesComment);
+
+/** The class list of an element without classes: one shared frozen array (never mutated). */
+export const NO_CLASSES = Object.freeze([]) as unknown as string[];
+const WS_SPLIT = /\s+/;
+
+/** Class names of a class attribute, each once, in order. */
+function classListOf(cls: string): string[] {
+  const t = cls.trim();
+  if (t.length === 0) return NO_CLASSES;
+  const parts = t.split(WS_SPLIT);
+  return parts.length < 2 ? parts : [...new Set(parts)];
+}
+
+/** What the CDOM walk reads of one class attribute. */
+export interface ClassFacts {
+  /** Indices of CLASS_WORDS in it. */
+  readonly words: readonly number[];
+  /** It holds one of HIDDEN_CLASSES. */
+  readonly hidden: boolean;
+  /** It names a comment section. */
+  readonly comment: boolean;
+  /** Its class names (the CDOM node's class list): one array per distinct attribute, never mutated. */
+  readonly list: string[];
+}
+const NO_CLASS_FACTS: ClassFacts = { words: NO_WORDS, hidden: false, comment: false, list: NO_CLASSES };
+
+/**
+ * The facts of a class attribute of the DOM, remembered per distinct attribute (pages repeat them on thousands of
+ * elements): one memo lookup per element for all of them. The keys are the tree builder's own strings
+ * (ownedKeyMemo), the same object for each repeat; page features compare class lists by identity.
+ */
+export function classFactsOf(classAttr: string): ClassFacts {
+  return classAttr.length === 0 ? NO_CLASS_FACTS : classFactsMemo(classAttr);
+}
+const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => ({
+  words: classWordsOf(cls), hidden: hasHiddenClass(cls), comment: namesComment(cls), list: classListOf(cls),
+}));
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
@@ -154,7 +225,7 @@ const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
 
 /** The context below element `el` (raw DOM depth `depth`), given its parent's. */
 export function childContext(
-  parent: AncestorContext, el: DomElement, tag: string, classAttr: string, id: string, depth: number,
+  parent: AncestorContext, el: DomElement, tag: string, classFacts: ClassFacts, id: string, depth: number,
   hasAttributes: boolean,
 ): AncestorContext {
   let tags = parent.tags;
@@ -192,7 +263,7 @@ export function childContext(
       }
     }
   }
-  const cw = classWordIndices(classAttr);
+  const cw = classFacts.words;
   const iw = idWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
     const copy = classDepth.slice();
@@ -206,12 +277,12 @@ export function childContext(
       const style = attr(el, 'style');
       if (
         (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
-        attr(el, 'aria-hidden') === 'true' || hasHiddenClass(classAttr)
+        attr(el, 'aria-hidden') === 'true' || classFacts.hidden
       ) {
         hidden = changed = true;
       }
     }
-    let comment = classNamesComment(classAttr) || idNamesComment(id);
+    let comment = classFacts.comment || idNamesComment(id);
     if (!comment) {
       const itemprop = attr(el, 'itemprop');
       const itemtype = attr(el, 'itemtype');

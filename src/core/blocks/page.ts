@@ -31,6 +31,8 @@ export interface Page {
 export interface ParseOptions {
   url?: string;
   limits?: Partial<Limits>;
+  /** The caller has made sure that the html holds no U+0000 (extract() removes them): the parser need not look. */
+  nulFree?: boolean;
 }
 
 export function parsePage(html: string, opts: ParseOptions = {}): Page {
@@ -62,7 +64,10 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   settleMemos();
   const tDom = performance.now();
   // The builder keeps the same budgets itself: reconstructed formatting elements are created without markup.
-  const document = parseHtmlDocument(html, { maxElements: limits.maxParseElements, maxNodes: limits.maxParseNodes, maxDepth: limits.maxNestingDepth });
+  const document = parseHtmlDocument(
+    html, { maxElements: limits.maxParseElements, maxNodes: limits.maxParseNodes, maxDepth: limits.maxNestingDepth },
+    opts.nulFree === true,
+  );
   const domMs = performance.now() - tDom;
   const builtCut = parseCut(document);
   if (builtCut >= 0 && cutReason === undefined) {

@@ -321,23 +321,19 @@ const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}]/u;
  */
 function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: number, starts: Uint8Array): number {
   const len = text.length;
-  for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) > 127) {
-      // Non-ASCII characters that are no letter, digit or mark only separate words (and stay such when
-      // lower-cased: checked over all of Unicode); anything else goes through lowerWords.
-      if (!NON_ASCII_WORD_CHAR.test(text)) break;
-      const ws = lowerWords(text);
-      let hit = 0;
-      for (const w of ws) if (titleWords.has(w)) hit++;
-      return ws.length > 0 ? hit / ws.length : 0;
-    }
-  }
   let nWords = 0;
   let hit = 0;
   let start = -1;
   let upper = false;
+  let plainSeparators = false; // the non-ASCII characters of the text are all word separators (checked once)
   for (let i = 0; i <= len; i++) {
     const c = i < len ? text.charCodeAt(i) : 32;
+    if (c > 127 && !plainSeparators) {
+      // Non-ASCII characters that are no letter, digit or mark only separate words (and stay such when
+      // lower-cased: checked over all of Unicode); anything else goes through lowerWords.
+      if (NON_ASCII_WORD_CHAR.test(text)) return lowerWordsOverlap(text, titleWords);
+      plainSeparators = true;
+    }
     const isUpper = c >= 65 && c <= 90;
     if ((c >= 97 && c <= 122) || isUpper || (c >= 48 && c <= 57)) {
       if (start < 0) {
@@ -358,6 +354,14 @@ function titleOverlap(text: string, titleWords: ReadonlySet<string>, maxLength: 
     }
   }
   return nWords > 0 ? hit / nWords : 0;
+}
+
+/** titleOverlap through lowerWords (texts with non-ASCII letters, digits or marks). */
+function lowerWordsOverlap(text: string, titleWords: ReadonlySet<string>): number {
+  const ws = lowerWords(text);
+  let hit = 0;
+  for (const w of ws) if (titleWords.has(w)) hit++;
+  return ws.length > 0 ? hit / ws.length : 0;
 }
 
 // ------------------------------------------------------------------------------------------------ compute
@@ -401,6 +405,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
 
   const rootBlock = new Float32Array(NODE_NAMES.length);
   writeNodeBlock(rootBlock, 0, root.props, bodyLength, paper);
+  // The parent and grandparent groups depend on that node alone, and blocks next to each other often share it (the
+  // pieces of one paragraph): a block whose parent (grandparent) is the previous one's copies that row's group.
+  let lastParent: CdomNode | null = null;
+  let lastParentAt = 0;
+  let lastGp: CdomNode | null = null;
+  let lastGpAt = 0;
 
   for (let i = 0; i < n; i++) {
     const leaf = blocks[i];
@@ -415,7 +425,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
     const relPos = (0.5 * (p.startPosition + p.endPosition) - bodyStart) / bodyLength;
     o = writeLeaf(unary, o, p, relPos, paper);
     const parent = leaf.parent;
-    if (parent) {
+    if (parent === lastParent && parent !== null) {
+      unary.copyWithin(o, lastParentAt, lastParentAt + PARENT_COLUMNS);
+      o += PARENT_COLUMNS;
+    } else if (parent) {
+      lastParent = parent;
+      lastParentAt = o;
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, parent.props, bodyLength, paper);
       o = writeTags(unary, o, parent.tags, NODE_TAGS);
@@ -423,7 +438,12 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       o = fillZero(unary, o, PARENT_COLUMNS);
     }
     const gp = parent ? parent.parent : null;
-    if (gp) {
+    if (gp === lastGp && gp !== null) {
+      unary.copyWithin(o, lastGpAt, lastGpAt + GRANDPARENT_COLUMNS);
+      o += GRANDPARENT_COLUMNS;
+    } else if (gp) {
+      lastGp = gp;
+      lastGpAt = o;
       unary[o++] = 1;
       o = writeNodeBlock(unary, o, gp.props, bodyLength, paper);
     } else {

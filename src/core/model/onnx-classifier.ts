@@ -105,16 +105,26 @@ function standardise(raw: Float32Array, net: Net, clip: number): Float32Array {
   const invStd = net.invStd;
   const n = raw.length;
   // Each branch stores its own value: a `z` reassigned from the (integer) clip bound made V8 box every double,
-  // about 1 MB of garbage per page. Math.min/max equal the comparisons for finite z.
-  const clipping = clip > 0;
+  // about 1 MB of garbage per page. The comparisons equal Math.min/max for finite z (-0 included); `z - z` is 0
+  // exactly when z is finite (NaN for NaN and ±Infinity), one test instead of Number.isFinite's.
   const hi = +clip;
   const lo = -hi;
-  for (let k = 0; k < n; ) {
-    for (let j = 0; j < nF; j++, k++) {
-      const z = (raw[k] - mean[j]) * invStd[j];
-      if (!Number.isFinite(z)) out[k] = 0;
-      else if (clipping) out[k] = Math.min(Math.max(z, lo), hi);
-      else out[k] = z;
+  if (clip > 0) {
+    for (let k = 0; k < n; ) {
+      for (let j = 0; j < nF; j++, k++) {
+        const z = (raw[k] - mean[j]) * invStd[j];
+        if (z - z !== 0) out[k] = 0;
+        else if (z < lo) out[k] = lo;
+        else if (z > hi) out[k] = hi;
+        else out[k] = z;
+      }
+    }
+  } else {
+    for (let k = 0; k < n; ) {
+      for (let j = 0; j < nF; j++, k++) {
+        const z = (raw[k] - mean[j]) * invStd[j];
+        out[k] = z - z !== 0 ? 0 : z;
+      }
     }
   }
   return out;

@@ -53,10 +53,11 @@ const UNBOUNDED: BuildBudget = { maxElements: Infinity, maxNodes: Infinity, maxD
 /**
  * Parses HTML. Never throws on odd markup; an empty string gives a document with empty head and body. With a
  * budget, building stops once more elements or nodes were created, or elements nested deeper: then
- * `parseCut(document)` says where it stopped.
+ * `parseCut(document)` says where it stopped. `nulFree`: the caller has made sure that `html` holds no U+0000 (the
+ * parser then does not search every text for one).
  */
-export function parseHtmlDocument(html: string, budget: BuildBudget = UNBOUNDED): DomDocument {
-  return buildDocument(html, budget);
+export function parseHtmlDocument(html: string, budget: BuildBudget = UNBOUNDED, nulFree = false): DomDocument {
+  return buildDocument(html, budget, nulFree);
 }
 
 /** Where the build stopped at its budget (a character offset of the input), or -1 when it read everything. */

@@ -35,9 +35,18 @@ function isAsciiAlpha(c: number): boolean {
 export function asciiLower(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+    if (c >= 65 && c <= 90) return lowerAsciiLetters(s);
   }
   return s;
+}
+
+/** `s` with A-Z lower-cased, for a string known to hold some. */
+function lowerAsciiLetters(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function isAsciiUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 /** Attributes of one tag past which duplicates are found through a Set. */
@@ -52,6 +61,9 @@ export class HtmlTokenizer {
   stopped = false;
   private pos = 0;
   private readonly len: number;
+  /** The first `&` at or after `ampFrom` (`len` when none): what hasAmpersand() last searched. */
+  private nextAmp = -1;
+  private ampFrom = 0;
 
   constructor(
     private readonly html: string,
@@ -75,7 +87,21 @@ export class HtmlTokenizer {
     if (end <= start) return;
     this.tokenStart = start;
     const s = this.html.slice(start, end);
-    this.sink.text(decode && s.includes('&') ? decodeHTML(s) : s);
+    this.sink.text(decode && this.hasAmpersand(start, end) ? decodeHTML(s) : s);
+  }
+
+  /**
+   * Whether html[start, end) holds a `&` (a character reference to decode). The position of the first `&` at or after
+   * the last place asked about is kept: the tokenizer asks in input order, so the whole input is searched for `&`
+   * about once, not every attribute value and text again (most hold none).
+   */
+  private hasAmpersand(start: number, end: number): boolean {
+    if (this.nextAmp < start || start < this.ampFrom) {
+      const at = this.html.indexOf('&', start);
+      this.nextAmp = at < 0 ? this.len : at;
+      this.ampFrom = start;
+    }
+    return this.nextAmp < end;
   }
 
   /** Data state: text up to the next `<` that starts a token, then the token. */
@@ -222,16 +248,19 @@ export class HtmlTokenizer {
     const html = this.html;
     const len = this.len;
     let i = nameStart + 1;
+    // Upper-case letters are noted as the name is read: most names have none and need no second pass to lower-case.
+    let upper = isAsciiUpper(html.charCodeAt(nameStart));
     while (i < len) {
       const d = html.charCodeAt(i);
       if (d === 62 || d === 47 || isSpace(d)) break;
+      if (d <= 90 && d >= 65) upper = true;
       i++;
     }
     if (i >= len) {
       this.pos = len;
       return;
     }
-    const name = asciiLower(html.slice(nameStart, i));
+    const name = upper ? lowerAsciiLetters(html.slice(nameStart, i)) : html.slice(nameStart, i);
     let attrs: string[] | null = null;
     let selfClosing = false;
     for (;;) {
@@ -255,13 +284,15 @@ export class HtmlTokenizer {
       }
       // an attribute name (its first character may be `=`)
       const ns = i;
+      let aupper = isAsciiUpper(d);
       i++;
       while (i < len) {
         d = html.charCodeAt(i);
         if (d === 61 || d === 62 || d === 47 || isSpace(d)) break;
+        if (d <= 90 && d >= 65) aupper = true;
         i++;
       }
-      const aname = asciiLower(html.slice(ns, i));
+      const aname = aupper ? lowerAsciiLetters(html.slice(ns, i)) : html.slice(ns, i);
       while (i < len && isSpace(html.charCodeAt(i))) i++;
       let value = '';
       if (i < len && html.charCodeAt(i) === 61) {
@@ -279,6 +310,7 @@ export class HtmlTokenizer {
             return;
           }
           value = html.slice(i + 1, close);
+          if (this.hasAmpersand(i + 1, close)) value = decodeHTMLAttribute(value);
           i = close + 1;
         } else if (d !== 62) {
           const vs = i;
@@ -288,8 +320,8 @@ export class HtmlTokenizer {
             i++;
           }
           value = html.slice(vs, i);
+          if (this.hasAmpersand(vs, i)) value = decodeHTMLAttribute(value);
         }
-        if (value.includes('&')) value = decodeHTMLAttribute(value);
       }
       if (!isEnd) attrs = addAttribute(attrs, aname, value);
     }

@@ -80,12 +80,24 @@ const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-x
  * Elements whose content is text up to `</name` and whitespace, `/` or `>` (ASCII case-insensitive), in HTML content.
  * (`<noscript>` is raw text too, but its text is then parsed into its children: the scan counts it as markup.)
  */
-const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map(
-  ['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes'].map((n) => [
-    n,
-    new RegExp(`</${n}[\\t\\n\\f\\r />]`, 'gi'),
-  ]),
-);
+const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes']);
+
+/**
+ * Where the raw text from `from` ends: the first `</name` (ASCII case-insensitive; `name` is lower case letters)
+ * followed by whitespace, `/` or `>`, or -1. What /<\/name[\t\n\f\r />]/gi finds, about twice as fast: a search for
+ * `</` and a look at the characters after it.
+ */
+function rawTextEnd(html: string, from: number, name: string): number {
+  const n = name.length;
+  for (let at = html.indexOf('</', from); at >= 0; at = html.indexOf('</', at + 2)) {
+    let k = 0;
+    while (k < n && (html.charCodeAt(at + 2 + k) | 0x20) === name.charCodeAt(k)) k++;
+    if (k < n) continue;
+    const d = html.charCodeAt(at + 2 + n);
+    if (d === 32 || d === 10 || d === 9 || d === 12 || d === 13 || d === 47 || d === 62) return at;
+  }
+  return -1;
+}
 
 /** What the model does with a tag name beyond pushing and popping it (names without a rule have none of it). */
 interface TagRule {
@@ -94,20 +106,20 @@ interface TagRule {
   isVoid: boolean;
   /** Opening it pushes a foreign-content flag (true for svg/math, false for HTML integration points); closing pops one. */
   context: boolean | undefined;
-  /** Raw text up to this end tag. */
-  rawEnd: RegExp | undefined;
+  /** Raw text up to this element's end tag (rawTextEnd). */
+  rawText: boolean;
   /** `<plaintext>`: the rest of the input is text. */
   plaintext: boolean;
 }
 /** One lookup per tag instead of one per table. */
 const RULES: ReadonlyMap<string, TagRule> = new Map(
-  [...new Set([...OPEN_IMPLIES_CLOSE.keys(), ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...RAW_TEXT_END.keys(), 'plaintext'])].map((n) => [
+  [...new Set([...OPEN_IMPLIES_CLOSE.keys(), ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...RAW_TEXT, 'plaintext'])].map((n) => [
     n,
     {
       closes: OPEN_IMPLIES_CLOSE.get(n),
       isVoid: VOID.has(n),
       context: FOREIGN.has(n) ? true : HTML_INTEGRATION.has(n) ? false : undefined,
-      rawEnd: RAW_TEXT_END.get(n),
+      rawText: RAW_TEXT.has(n),
       plaintext: n === 'plaintext',
     },
   ]),
@@ -345,23 +357,21 @@ class Scan {
       this.textStart = gt + 1;
       return -1;
     }
-    if (rule.rawEnd === undefined) return gt + 1;
-    return this.rawText(lt, gt + 1, name, rule.rawEnd);
+    if (!rule.rawText) return gt + 1;
+    return this.rawText(lt, gt + 1, name);
   }
 
   /** Raw text from `from` up to the element's end tag (one text node), then the end tag. */
-  private rawText(lt: number, from: number, name: string, rawEnd: RegExp): number {
-    const html = this.html;
-    rawEnd.lastIndex = from;
-    const m = rawEnd.exec(html);
-    const textEnd = m === null ? this.len : m.index;
+  private rawText(lt: number, from: number, name: string): number {
+    const end = rawTextEnd(this.html, from, name);
+    const textEnd = end < 0 ? this.len : end;
     if (textEnd > from) {
       this.nodes++;
       if (this.overBounds(lt)) return -1; // cut before the tag, not inside its text
     }
-    if (m === null) return -1;
+    if (end < 0) return -1;
     this.closeElement(name);
-    const gt = this.attributes(m.index + 2 + name.length);
+    const gt = this.attributes(end + 2 + name.length);
     return gt < 0 ? -1 : gt + 1;
   }
 

@@ -39,6 +39,25 @@ export function stringMemo<V>(compute: (key: string) => V, limit = 20_000): (key
   };
 }
 
+/**
+ * stringMemo for keys that share no memory with a page already: the class attributes of the DOM, which the tree
+ * builder has replaced by its normaliseClass memo's own strings (src/core/parse/tree-builder.ts). The key is kept
+ * as it is, not copied, so that the same attribute string met again is found by identity: a Map finds an equal
+ * string of another object only by comparing its characters, about 7x slower, and pages repeat their class
+ * attributes on thousands of elements. A key cut from a page would keep that page alive: never pass one.
+ */
+export function ownedKeyMemo<V>(compute: (key: string) => V, limit = 20_000): (key: string) => V {
+  const memo = new Map<string, V>();
+  memos.push({ entries: memo, limit });
+  return (key: string): V => {
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    const value = compute(key);
+    memo.set(key, value);
+    return value;
+  };
+}
+
 /** Forgets every memo that has reached its limit. Called before each page is parsed (src/core/blocks/page.ts). */
 export function settleMemos(): void {
   for (const { entries, limit } of memos) if (entries.size >= limit) entries.clear();

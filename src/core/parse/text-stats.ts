@@ -166,9 +166,43 @@ export function paperTextStats(text: string): TextStats {
 /** Stop words of the corpus's main languages (stopwords.ts), lower case, one union set. */
 export const PITH_STOPWORDS: ReadonlySet<string> = new Set(Object.values(STOPWORDS_BY_LANGUAGE).flatMap((set) => [...set]));
 
-const maxLength = (words: ReadonlySet<string>): number => Math.max(...[...words].map((w) => w.length));
-const PAPER_STOPWORD_MAX_LENGTH = maxLength(PAPER_STOPWORDS);
-const PITH_STOPWORD_MAX_LENGTH = maxLength(PITH_STOPWORDS);
+/**
+ * The ASCII stop words of a set as an automaton over letters and digits, for the char loop of fillBlockTextStats:
+ * it follows a word as its characters come instead of cutting each word out and hashing it. State 0 is dead,
+ * state 1 the start; `next[state * WORD_SYMBOLS + symbol]`, `accept[state]` is 1 at the end of a stop word.
+ * Upper-case letters take their lower-case letter's symbol: a case-sensitive caller sends them to state 0 itself.
+ */
+interface StopwordAutomaton {
+  next: Uint16Array;
+  accept: Uint8Array;
+}
+/** a-z (and A-Z) are symbols 0-25, 0-9 are 26-35. */
+const WORD_SYMBOLS = 36;
+function wordSymbol(c: number): number {
+  return c >= 97 ? c - 97 : c >= 65 ? c - 65 : c - 22; // c - 48 + 26 for a digit
+}
+function stopwordAutomaton(words: ReadonlySet<string>): StopwordAutomaton {
+  const next: number[] = new Array<number>(2 * WORD_SYMBOLS).fill(0);
+  const accept: number[] = [0, 0];
+  for (const w of words) {
+    if (!/^[a-z0-9]+$/.test(w)) continue; // words with other characters never come through the char loop
+    let state = 1;
+    for (let i = 0; i < w.length; i++) {
+      const k = state * WORD_SYMBOLS + wordSymbol(w.charCodeAt(i));
+      if (next[k] === 0) {
+        next[k] = accept.length;
+        accept.push(0);
+        for (let j = 0; j < WORD_SYMBOLS; j++) next.push(0);
+      }
+      state = next[k];
+    }
+    accept[state] = 1;
+  }
+  if (accept.length > 0xffff) throw new Error('stop-word automaton too large for Uint16Array');
+  return { next: Uint16Array.from(next), accept: Uint8Array.from(accept) };
+}
+const PAPER_AUTOMATON = stopwordAutomaton(PAPER_STOPWORDS);
+const PITH_AUTOMATON = stopwordAutomaton(PITH_STOPWORDS);
 
 const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 const UWORD_SIMPLE = /[\p{L}\p{N}\p{M}]+/gu;
@@ -258,35 +292,36 @@ const NOT_A_PLAIN_SEPARATOR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}\s\u2026\u3002\uff
 /** blockTextStats written straight into `out` (a leaf's props): no intermediate objects on the hot path. */
 export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextStats): void {
   const len = text.length;
-  let nonAscii = false;
-  for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) > 127) {
-      if (NOT_A_PLAIN_SEPARATOR.test(text)) {
-        Object.assign(out, paperTextStats(text), unicodeTextStats(text));
-        return;
-      }
-      nonAscii = true;
-      break;
-    }
-  }
+  let nonAscii = false; // set at the first non-ASCII character, once the text is known to take this loop
   let nPunctuation = 0, nNumeric = 0, nSentences = 1;
   let nWords = 0, nStopwords = 0, nWordsWithCapital = 0, totalWordLength = 0;
   let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0;
   let pStart = -1; // start of the current paper word ([A-Za-z0-9_] run)
   let uStart = -1; // start of the current pith word ([A-Za-z0-9] run)
-  let uUpper = false;
-  let uWord: string | null = null; // the pith word sliced at this i, if any
-  let uWordStart = -1;
+  // Where each word is in its flavour's stop-word automaton (0: no stop word starts so).
+  const pNext = PAPER_AUTOMATON.next;
+  const uNext = PITH_AUTOMATON.next;
+  let pState = 0;
+  let uState = 0;
   for (let i = 0; i <= len; i++) {
     const c = i < len ? text.charCodeAt(i) : 32;
+    if (c > 127 && !nonAscii) {
+      // A text with a non-ASCII letter, digit, mark, space or pith punctuation goes through the regexes (nothing is
+      // written to `out` before the end of the loop); other non-ASCII characters only separate words.
+      if (NOT_A_PLAIN_SEPARATOR.test(text)) {
+        Object.assign(out, paperTextStats(text), unicodeTextStats(text));
+        return;
+      }
+      nonAscii = true;
+    }
     const uw = isAsciiWordChar(c);
     const pw = uw || c === 95;
     if (uw) {
       if (uStart < 0) {
         uStart = i;
-        uUpper = false;
+        uState = c >= 65 ? 1 : 0; // a run that starts with a digit is no stop word
       }
-      if (c >= 65 && c <= 90) uUpper = true;
+      if (uState !== 0) uState = uNext[uState * WORD_SYMBOLS + wordSymbol(c)]; // lower-cased: A and a alike
       if (c >= 48 && c <= 57) nNumeric++;
     } else if (uStart >= 0) {
       const wLen = i - uStart;
@@ -294,32 +329,26 @@ export function fillBlockTextStats(text: string, out: TextStats & UnicodeTextSta
       uTotalWordLength += wLen;
       const c0 = text.charCodeAt(uStart);
       if (c0 >= 65 && c0 <= 90) uWordsWithCapital++;
-      // Only a run that starts with a letter and is short enough can be a stop word: slice only those.
-      if (wLen <= PITH_STOPWORD_MAX_LENGTH && c0 >= 65) {
-        uWord = text.slice(uStart, i);
-        uWordStart = uStart;
-        if (PITH_STOPWORDS.has(uUpper ? uWord.toLowerCase() : uWord)) uStopwords++;
-      }
+      if (PITH_AUTOMATON.accept[uState] === 1) uStopwords++;
       uStart = -1;
     }
     if (pw) {
-      if (pStart < 0) pStart = i;
+      if (pStart < 0) {
+        pStart = i;
+        pState = 1;
+      }
+      // Paper stop words are case-sensitive lower case letters: an upper-case letter or `_` ends the match.
+      if (pState !== 0) pState = c >= 97 || (c >= 48 && c <= 57) ? pNext[pState * WORD_SYMBOLS + wordSymbol(c)] : 0;
     } else if (pStart >= 0) {
       const wLen = i - pStart;
       nWords++;
       totalWordLength += wLen;
       const c0 = text.charCodeAt(pStart);
       if (c0 >= 65 && c0 <= 90) nWordsWithCapital++;
-      // Paper stop words are case-sensitive lower case: a run starting with anything else is none.
-      if (wLen <= PAPER_STOPWORD_MAX_LENGTH && c0 >= 97 && c0 <= 122) {
-        // The pith word that just ended at i from the same start is the same string (no '_' inside).
-        const w = uWord !== null && uWordStart === pStart && uWord.length === wLen ? uWord : text.slice(pStart, i);
-        if (PAPER_STOPWORDS.has(w)) nStopwords++;
-      }
+      if (PAPER_AUTOMATON.accept[pState] === 1) nStopwords++;
       pStart = -1;
     }
-    uWord = null;
-    if (i < len && isPaperPunct(c)) {
+    if (c <= 63 && i < len && isPaperPunct(c)) { // the six marks are all below 64: letters skip the six tests
       nPunctuation++;
       // (?<=[.?!;])\s+(?=\p{Lu}): a whitespace run after . ? ! ; followed by an upper-case letter.
       if (c !== 44 && c !== 58) {

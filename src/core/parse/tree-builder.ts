@@ -94,7 +94,8 @@ const QUIRKS_PUBLIC_PREFIXES = [
 
 /**
  * A class attribute normalised: its distinct non-empty tokens joined by single spaces (what the pipeline matches on).
- * Memoised: a page repeats its class attributes thousands of times.
+ * Memoised: a page repeats its class attributes thousands of times. Its strings share no memory with the page, so
+ * the class memos of the CDOM walk keep them as keys uncopied (ownedKeyMemo, src/core/parse/string-memo.ts).
  */
 const normaliseClass = stringMemo((value: string): string => {
   const tokens = value.split(/\s+/);
@@ -166,6 +167,8 @@ class TreeBuilder implements TokenSink {
     private readonly budget: BuildBudget,
     private readonly counts: Counts,
     fragmentRoot: Element | null = null,
+    /** The input holds no U+0000 (the caller checked the whole page once): text() need not look for it. */
+    private readonly nulFree = false,
   ) {
     this.tokenizer = new HtmlTokenizer(html, this);
     this.fragment = fragmentRoot !== null;
@@ -252,7 +255,7 @@ class TreeBuilder implements TokenSink {
       else if (data.charCodeAt(0) === 13) data = data.slice(data.charCodeAt(1) === 10 ? 2 : 1);
       if (data === '') return;
     }
-    if (data.includes('\0')) {
+    if (!this.nulFree && data.includes('\0')) {
       data = data.replace(/\0/g, this.mode === TEXT || this.inForeignContent() ? '\ufffd' : '');
       if (data === '') return;
     }
@@ -1762,23 +1765,24 @@ function isQuirks(name: string, publicId: string | null, systemId: string | null
 }
 
 /** Builds the document tree of `html`, stopping (and recording where in `document.cutAt`) past the budget. */
-export function buildDocument(html: string, budget: BuildBudget): Document {
+/** `nulFree`: the caller knows `html` holds no U+0000, so text is not searched for it (see TreeBuilder.text). */
+export function buildDocument(html: string, budget: BuildBudget, nulFree = false): Document {
   const counts: Counts = { elements: 0, nodes: 0 };
-  const b = new TreeBuilder(html, budget, counts);
+  const b = new TreeBuilder(html, budget, counts, null, nulFree);
   b.build();
-  if (!b.tokenizer.stopped) fillNoscripts(b.noscripts, budget, counts);
+  if (!b.tokenizer.stopped) fillNoscripts(b.noscripts, budget, counts, nulFree);
   return b.document;
 }
 
 /** Each `<noscript>`'s raw text parsed as a fragment into its children (what a browser without scripts would show). */
-function fillNoscripts(noscripts: Element[], budget: BuildBudget, counts: Counts): void {
+function fillNoscripts(noscripts: Element[], budget: BuildBudget, counts: Counts, nulFree: boolean): void {
   for (const el of noscripts) {
     const text = el.firstChild;
     if (text === null || text.nodeType !== TEXT_NODE || text.nextSibling !== null) continue;
     const data = (text as Leaf).data;
     if (!data.includes('<') && !data.includes('&')) continue;
     el.removeChild(text);
-    const b = new TreeBuilder(data, budget, counts, el);
+    const b = new TreeBuilder(data, budget, counts, el, nulFree);
     b.build();
     if (b.tokenizer.stopped) return;
   }

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ownString, settleMemos, stringMemo } from '../../../src/core/parse/string-memo.js';
+import { ownString, ownedKeyMemo, settleMemos, stringMemo } from '../../../src/core/parse/string-memo.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -33,6 +33,17 @@ describe('stringMemo', () => {
     expect(memo('alpha beta gamma delta')).toBe(22);
     expect(memo('x')).toBe(1);
     expect(seen).toEqual(['alpha beta gamma delta', 'x']);
+  });
+
+  it('ownedKeyMemo computes once per distinct key and hands compute the key itself', () => {
+    const seen: string[] = [];
+    const memo = ownedKeyMemo((s: string) => (seen.push(s), [s]));
+    const key = ['entry-content', 'post', 'clearfix'].join(' ');
+    const list = memo(key);
+    expect(seen[0]).toBe(key);
+    expect(memo(key)).toBe(list);
+    expect(memo(`${key}`.slice(0))).toBe(list); // an equal string of another object: the same value
+    expect(seen).toHaveLength(1);
   });
 
   it('forgets everything only when settled at or past its limit, never halfway through a page', () => {
