@@ -8,7 +8,17 @@ export const URL_LIKE = /^(?:https?:)?\/\/|^www\.|\.(?:com|org|net)\//i;
 const BY_PREFIX = /^\s*(?:by|von|par|por|di|door|av|af)\s*[:\s]\s*/i;
 const AUTHOR_LABEL = /^\s*(?:written|posted|published|reviewed|authored|words|story|text)\s+by\s*:?\s*/i;
 const AUTHOR_NOISE = /\b(?:updated|published|posted on|minute read|min read|follow|share)\b.*$/i;
-const DATE_IN_TEXT = /\d{1,2}\/\d{1,2}\/\d{2,4}|\b\d{4}-\d{2}-\d{2}\b/;
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+/** A date inside a byline: numeric, or with an English month name ("Mar 9, 2012", "9 March 2012", "Jun 2"). */
+const DATE_IN_TEXT = new RegExp(
+  `\\d{1,2}/\\d{1,2}/\\d{2,4}|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?:,?\\s+\\d{4}\\b)?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?\\b`,
+  'i',
+);
+const SEPARATORS = /^[\s,|·•-]+/;
+const LEADING_WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+/i;
+const LEADING_TIME = /^[\s,]*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?/i;
+/** A label left at the end of a byline whose name is in another element ("Jun 2 Written By"). */
+const TRAILING_LABEL = /\s*\b(?:(?:written|posted|published|reviewed|authored)\s+)?by\s*:?$/i;
 const TITLE_SEPARATORS = /\s+(?:[|\-–—:·•»~/\\]|::)\s+/;
 
 export function firstOf(...values: Array<string | null | undefined>): string | null {
@@ -26,7 +36,7 @@ export function nonUrl(v: string | undefined): string | null {
   return v === undefined || URL_LIKE.test(v) ? null : v;
 }
 
-const AUTHOR_JUNK = /\{\{|\}\}|^\w+(?:\.\w+){2,}$|^(?:view|read|more|see|all)\b.*\bposts?\b|^(?:admin|administrator|unknown|null|undefined)$/i;
+const AUTHOR_JUNK = /\{\{|\}\}|^\w+(?:\.\w+){2,}$|^(?:view|read|more|see|all)\b.*\bposts?\b|^(?:admin|administrator|unknown|null|undefined)$|\bsays:$/i;
 const LAST_COMMA_FIRST = /^([\p{L}'-]+),\s*([\p{L}'.-]+(?:\s[\p{L}'.-]+)?)$/u;
 
 export function cleanAuthor(v: string | null): string | null {
@@ -36,12 +46,27 @@ export function cleanAuthor(v: string | null): string | null {
   // "Roy, Aniruddha" (citation style) -> "Aniruddha Roy"
   const lf = LAST_COMMA_FIRST.exec(s);
   if (lf) s = `${lf[2]} ${lf[1]}`;
+  // a date before the name goes ("Jun 2 Written By Polly Barks"), a date after it ends it ("B. Diddy Mar 9, 2012")
+  const lead = DATE_IN_TEXT.exec(s.replace(LEADING_WEEKDAY, ''));
+  if (lead && lead.index === 0) {
+    s = s.replace(LEADING_WEEKDAY, '').slice(lead[0].length).replace(SEPARATORS, '').replace(LEADING_TIME, '').replace(SEPARATORS, '');
+  }
   s = s.replace(AUTHOR_LABEL, '').replace(BY_PREFIX, '').replace(AUTHOR_NOISE, '');
   const date = DATE_IN_TEXT.exec(s);
   if (date && date.index > 0) s = s.slice(0, date.index);
-  s = s.replace(/[\s,|·•-]+$/, '').trim();
+  s = s.replace(/[\s,|·•-]+$/, '').replace(TRAILING_LABEL, '').trim();
   if (s.length < 2 || s.length > 120) return null;
   return s;
+}
+
+/** The first of `values` that cleanAuthor keeps, cleaned; null when none is a name. */
+export function firstAuthor(...values: Array<string | null | undefined>): string | null {
+  for (const v of values) {
+    if (v === null || v === undefined) continue;
+    const name = cleanAuthor(v);
+    if (name !== null) return name;
+  }
+  return null;
 }
 
 /** Token F1 between the meta title and the first `h1` from which the `h1` wins (0.3 best on the train split). */

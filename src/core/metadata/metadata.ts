@@ -6,7 +6,7 @@
 import type { DomNode } from '../parse/dom.js';
 import { PAGE_KINDS, type PageKind, type PageMetadata } from '../../types.js';
 import { firstDate } from './dates.js';
-import { SiteNames, absolute, clean, cleanAuthor, firstOf, labelNotTitle, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
+import { SiteNames, absolute, clean, firstAuthor, firstOf, labelNotTitle, nonUrl, parseUrl, preferHeading, stripSiteName } from './fields.js';
 import { pickJsonLd } from './json-ld.js';
 import { detectLanguage, normaliseLanguage } from './language.js';
 import { collectCandidates } from './walk.js';
@@ -53,21 +53,21 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
   const rawTitle = firstOf(...ladder.map(notSite), h1) ?? firstOf(...ladder);
   const title = preferHeading(rawTitle === null ? null : stripSiteName(rawTitle, sites, h1), h1);
 
-  const author = cleanAuthor(
-    firstOf(
-      ld?.author,
-      nonUrl(m.get('author')),
-      nonUrl(m.get('article:author')),
-      nonUrl(m.get('parsely-author')),
-      nonUrl(parsely.author ?? undefined),
-      nonUrl(m.get('sailthru.author')),
-      nonUrl(m.get('dc.creator')),
-      nonUrl(m.get('citation_author')),
-      nonUrl(m.get('byl')),
-      c.itempropAuthor,
-      c.relAuthor,
-      c.byline,
-    ),
+  // The first source whose value is a name after cleaning: a byline element holding only "Jun 2 Written By" (its
+  // name in a child further on) gives way to the next source.
+  const author = firstAuthor(
+    ld?.author,
+    nonUrl(m.get('author')),
+    nonUrl(m.get('article:author')),
+    nonUrl(m.get('parsely-author')),
+    nonUrl(parsely.author ?? undefined),
+    nonUrl(m.get('sailthru.author')),
+    nonUrl(m.get('dc.creator')),
+    nonUrl(m.get('citation_author')),
+    nonUrl(m.get('byl')),
+    c.itempropAuthor,
+    c.relAuthor,
+    c.byline,
   );
 
   const publishedDate = firstDate(

@@ -75,6 +75,26 @@ describe('author ladder', () => {
   it('byline class, with "By" and a date stripped', () => {
     expect(meta('', '<div class="post-byline">By Sam Smith | 03/05/2024</div>').author).toBe('Sam Smith');
   });
+  it('byline dates with month names: before the name they go, after it they end it', () => {
+    expect(meta('', '<div class="author">Jun 2 Written By Polly Barks</div>').author).toBe('Polly Barks');
+    expect(meta('', '<div class="byline">Monday, March 3, 2025 at 5:00 PM by Ann Lee</div>').author).toBe('Ann Lee');
+    expect(meta('', '<div class="author">B. Diddy Moderator Mar 9, 2012</div>').author).toBe('B. Diddy Moderator');
+    expect(meta('', '<div class="byline">Jane Doe, 12 March 2024</div>').author).toBe('Jane Doe');
+    // names that only look like dates stay
+    expect(meta('<meta name="author" content="May Smith">').author).toBe('May Smith');
+    expect(meta('<meta name="author" content="Sat Nam Singh">').author).toBe('Sat Nam Singh');
+  });
+  it('a byline that is only a date, a time or a label is no author', () => {
+    expect(meta('', '<div class="author">Sun Dec 17, 2023 11:23 am</div>').author).toBeNull();
+    expect(meta('', '<div class="author">Sat, 20 Dec, 2025 - 06:36</div>').author).toBeNull();
+    expect(meta('', '<div class="author">Jun 2 Written By</div>').author).toBeNull();
+    expect(meta('', '<div class="byline">By</div>').author).toBeNull();
+    expect(meta('', '<div class="comment-author">Jiobal says:</div>').author).toBeNull();
+  });
+  it('a source that cleans to nothing gives way to the next one', () => {
+    expect(meta('<meta name="author" content="August 28, 2025">', '<a rel="author" href="/u/l">Lauren Vetter</a>').author).toBe('Lauren Vetter');
+    expect(meta('', '<p>By <a rel="author" href="/u/k">Kim Park</a></p><div class="byline">Jun 2 Written By</div>').author).toBe('Kim Park');
+  });
   it('JSON-LD author as a string', () => {
     expect(meta('<script type="application/ld+json">{"@type":"Article","author":"Ida Wells"}</script>').author).toBe('Ida Wells');
   });
