@@ -70,6 +70,10 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     c.byline,
   );
 
+  const kinds = pageKindsOf(c.types, m.get('og:type') ?? null);
+  // A date shown as text under a date class is the page's own on an article, but on a page that declares a product
+  // or a listing it is a review's or an item's.
+  const shownDate = kinds.includes('product') || kinds.includes('listing') ? null : c.dateText;
   const publishedDate = firstDate(
     ld?.datePublished,
     m.get('article:published_time'),
@@ -94,6 +98,7 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     m.get('article.published'),
     c.timePublished,
     c.time,
+    shownDate,
     ld?.dateModified,
   );
   const modifiedDate = firstDate(
@@ -119,7 +124,6 @@ export function extractMetadata(document: DomNode, options: MetadataOptions = {}
     firstOf(m.get('description'), m.get('og:description'), m.get('twitter:description'), ld?.description),
   );
 
-  const kinds = pageKindsOf(c.types, m.get('og:type') ?? null);
 
   return { title, author, publishedDate, modifiedDate, language, siteName, image, canonicalUrl, description, kinds };
 }

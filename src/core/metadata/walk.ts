@@ -4,12 +4,18 @@
 import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from '../parse/dom.js';
 import { URL_LIKE, WS } from './fields.js';
 import { type JsonLdFacts, MAX_TYPES, readJsonLd, schemaTypeName } from './json-ld.js';
+import { normaliseDate } from './dates.js';
 
 /** Elements visited at most; JSON-LD, `<meta>`, the first `h1` and bylines are almost always well before. */
 const MAX_ELEMENTS = 40_000;
 /** Characters of an element's text read for bylines, headings and `<time>`. */
 const MAX_TEXT_CHARS = 400;
 const MAX_JSON_LD_CHARS = 1_000_000;
+
+/** Class words of an element that shows the publication date as text ("p.date", "entry-date", "post_time"). */
+const DATE_CLASS = /(?:^|[\s_-])(?:date|dates|dateline|pubdate|published|publish|posted|time|timestamp|post-date|entry-date)(?:$|[\s_-])/i;
+/** Characters at most of such an element's text: a date and a few words around it ("Published: January 3, 2024"). */
+const MAX_DATE_TEXT = 80;
 
 const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|authors|author-name|writer|creator|posted-by|contributor)(?:$|[\s_-])/i;
 
@@ -36,6 +42,8 @@ export interface Candidates {
   byline: string | null;
   time: string | null;
   timePublished: string | null;
+  /** Text of the first element whose class names a date and whose short text holds a whole date, with the year. */
+  dateText: string | null;
 }
 
 /** Permalink marks after a heading's text ("Quickstart¶", "Install #"). */
@@ -86,6 +94,7 @@ export function collectCandidates(document: DomNode): Candidates {
     byline: null,
     time: null,
     timePublished: null,
+    dateText: null,
   };
   let visited = 0;
   let node: DomNode | null = firstChildOf(document);
@@ -232,6 +241,13 @@ function visit(el: DomElement, c: Candidates, propertyKeys: Set<string>): boolea
     if (rel && REL_AUTHOR.test(rel)) {
       const t = textOf(el);
       if (t) c.relAuthor = t;
+    }
+  }
+  if (c.dateText === null && tag !== 'body' && tag !== 'html') {
+    const cls = attr(el, 'class');
+    if (cls && DATE_CLASS.test(cls)) {
+      const t = textOf(el);
+      if (t.length <= MAX_DATE_TEXT && normaliseDate(t) !== null) c.dateText = t;
     }
   }
   if (c.byline === null && tag !== 'body' && tag !== 'html' && tag !== 'meta') {

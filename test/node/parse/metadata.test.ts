@@ -111,6 +111,20 @@ describe('dates', () => {
     expect(meta('<meta name="parsely-pub-date" content="2020-01-31T10:00:00Z">').publishedDate).toBe('2020-01-31');
     expect(meta('<meta name="citation_publication_date" content="2019/05/01">').publishedDate).toBe('2019-05-01');
   });
+  it('a date shown as text under a date class, when nothing else names one', () => {
+    expect(meta('', '<h1>Tutoring</h1><p class="date">February 9, 2016</p>').publishedDate).toBe('2016-02-09');
+    expect(meta('', '<p class="ForefrontArticle_date__0aODL">May 25, 2023</p>').publishedDate).toBe('2023-05-25');
+    expect(meta('', '<span class="entry-date display-block"> Published: January 3, 2024 </span>').publishedDate).toBe('2024-01-03');
+    // metadata first
+    expect(meta('<meta property="article:published_time" content="2020-01-02">', '<p class="date">February 9, 2016</p>').publishedDate).toBe('2020-01-02');
+  });
+  it('no date from a date class without a year, in a long text, or on a product or listing page', () => {
+    expect(meta('', '<p class="date">Jun 2</p>').publishedDate).toBeNull();
+    expect(meta('', `<div class="post-date">${'word '.repeat(30)}February 9, 2016</div>`).publishedDate).toBeNull();
+    const product = '<script type="application/ld+json">{"@type":"Product","name":"Mug"}</script>';
+    expect(meta(product, '<span class="review-date">March 3, 2024</span>').publishedDate).toBeNull();
+    expect(meta('', '<p class="sku">Mug</p>').publishedDate).toBeNull();
+  });
   it('<time datetime>, preferring the one marked as published', () => {
     expect(meta('', '<time datetime="2022-02-02">Feb 2</time>').publishedDate).toBe('2022-02-02');
     expect(meta('', '<time datetime="2022-01-01">x</time><time class="published" datetime="2022-02-03">y</time>').publishedDate).toBe('2022-02-03');
