@@ -5,6 +5,7 @@ import { type DomElement, type DomNode, type DomText, attr, firstChildOf } from 
 import { URL_LIKE, WS } from './fields.js';
 import { type JsonLdFacts, MAX_TYPES, readJsonLd, schemaTypeName } from './json-ld.js';
 import { normaliseDate } from './dates.js';
+import { ownedKeyMemo } from '../parse/string-memo.js';
 
 /** Elements visited at most; JSON-LD, `<meta>`, the first `h1` and bylines are almost always well before. */
 const MAX_ELEMENTS = 40_000;
@@ -16,6 +17,10 @@ const MAX_JSON_LD_CHARS = 1_000_000;
 const DATE_CLASS = /(?:^|[\s_-])(?:date|dates|dateline|pubdate|published|publish|posted|time|timestamp|post-date|entry-date)(?:$|[\s_-])/i;
 /** Characters at most of such an element's text: a date and a few words around it ("Published: January 3, 2024"). */
 const MAX_DATE_TEXT = 80;
+/** DATE_CLASS per distinct class attribute (the DOM's own strings, as the tree builder keeps them). */
+const isDateClass = ownedKeyMemo((cls: string): boolean => DATE_CLASS.test(cls));
+/** Date-class elements read at most: the page's own date is near its top; later ones are comments' and items'. */
+const MAX_DATE_TRIES = 8;
 
 const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|authors|author-name|writer|creator|posted-by|contributor)(?:$|[\s_-])/i;
 
@@ -44,6 +49,8 @@ export interface Candidates {
   timePublished: string | null;
   /** Text of the first element whose class names a date and whose short text holds a whole date, with the year. */
   dateText: string | null;
+  /** Date-class elements read so far for `dateText`. */
+  dateTries: number;
 }
 
 /** Permalink marks after a heading's text ("Quickstart¶", "Install #"). */
@@ -95,6 +102,7 @@ export function collectCandidates(document: DomNode): Candidates {
     time: null,
     timePublished: null,
     dateText: null,
+    dateTries: 0,
   };
   let visited = 0;
   let node: DomNode | null = firstChildOf(document);
@@ -243,18 +251,20 @@ function visit(el: DomElement, c: Candidates, propertyKeys: Set<string>): boolea
       if (t) c.relAuthor = t;
     }
   }
-  if (c.dateText === null && tag !== 'body' && tag !== 'html') {
+  // Bylines and dates shown as text, from the element's class (read once for both).
+  const wantDate = c.dateText === null && c.dateTries < MAX_DATE_TRIES;
+  if ((wantDate || c.byline === null) && tag !== 'body' && tag !== 'html' && tag !== 'meta') {
     const cls = attr(el, 'class');
-    if (cls && DATE_CLASS.test(cls)) {
-      const t = textOf(el);
-      if (t.length <= MAX_DATE_TEXT && normaliseDate(t) !== null) c.dateText = t;
-    }
-  }
-  if (c.byline === null && tag !== 'body' && tag !== 'html' && tag !== 'meta') {
-    const cls = attr(el, 'class');
-    if (cls && BYLINE_CLASS.test(cls)) {
-      const t = textOf(el);
-      if (t && t.length <= 80 && t.length >= 3) c.byline = t;
+    if (cls) {
+      if (wantDate && isDateClass(cls)) {
+        c.dateTries++;
+        const t = textOf(el);
+        if (t.length <= MAX_DATE_TEXT && normaliseDate(t) !== null) c.dateText = t;
+      }
+      if (c.byline === null && BYLINE_CLASS.test(cls)) {
+        const t = textOf(el);
+        if (t && t.length <= 80 && t.length >= 3) c.byline = t;
+      }
     }
   }
   return true;

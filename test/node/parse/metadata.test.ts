@@ -124,6 +124,9 @@ describe('dates', () => {
     const product = '<script type="application/ld+json">{"@type":"Product","name":"Mug"}</script>';
     expect(meta(product, '<span class="review-date">March 3, 2024</span>').publishedDate).toBeNull();
     expect(meta('', '<p class="sku">Mug</p>').publishedDate).toBeNull();
+    // only the first few date-class elements are read: later ones are comments' and items'
+    expect(meta('', `${'<span class="time">5 min</span>'.repeat(8)}<p class="date">February 9, 2016</p>`).publishedDate).toBeNull();
+    expect(meta('', `${'<span class="time">5 min</span>'.repeat(7)}<p class="date">February 9, 2016</p>`).publishedDate).toBe('2016-02-09');
   });
   it('<time datetime>, preferring the one marked as published', () => {
     expect(meta('', '<time datetime="2022-02-02">Feb 2</time>').publishedDate).toBe('2022-02-02');
