@@ -112,6 +112,13 @@ function isAsciiLetter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
+/** Start of the first class/id token at or after `from` (the next ASCII letter), or s.length when none. */
+function tokenStart(s: string, from: number): number {
+  let at = from;
+  while (at < s.length && !isAsciiLetter(s.charCodeAt(at))) at++;
+  return at;
+}
+
 const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
 
 /** Indices of CLASS_WORDS found in an id (not remembered: ids are unique, they would only fill a memo). */
@@ -123,12 +130,8 @@ const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
 /** Indices of CLASS_WORDS found in a class attribute or id. */
 export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
-  for (let at = 0; at < s.length; ) {
-    if (!isAsciiLetter(s.charCodeAt(at))) {
-      at++;
-      continue;
-    }
-    const end = tokenEnd(s, at);
+  for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
+    end = tokenEnd(s, at);
     const n = end - at;
     if (n >= 2 && n <= CLASS_TOKEN_MAX) {
       const i = CLASS_TOKEN_INDEX.get(s.slice(at, end).toLowerCase());
@@ -137,7 +140,6 @@ export function classWordsOf(s: string): readonly number[] {
         if (!out.includes(i)) out.push(i);
       }
     }
-    at = end;
   }
   return out ?? NO_WORDS;
 }
@@ -169,15 +171,10 @@ function idNamesComment(s: string): boolean {
 const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
 /** True when a class attribute or id names a comment section. */
 export function namesComment(s: string): boolean {
-  for (let at = 0; at < s.length; ) {
-    if (!isAsciiLetter(s.charCodeAt(at))) {
-      at++;
-      continue;
-    }
-    const end = tokenEnd(s, at);
+  for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
+    end = tokenEnd(s, at);
     const n = end - at;
     if (n >= 5 && n <= COMMENT_TOKEN_MAX && COMMENT_TOKENS.has(s.slice(at, end).toLowerCase())) return true;
-    at = end;
   }
   return false;
 }
