@@ -97,7 +97,7 @@ def main():
         x[:, cols] = 0.0
         rng = seed_everything(cfg["seed"], cfg["threads"])
         state = train_net("unary", cfg, train_data, train_pages, val_pages, x, None, rng, sample_weight=sample_weight)["state"]
-    net = make_unary(x.shape[1])
+    net = make_unary(x.shape[1], dilations=cfg["unary_dilations"])
     net.load_state_dict(state)
     net.eval()
     preds, golds, words, types, precision = [], [], [], [], {}

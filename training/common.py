@@ -27,7 +27,8 @@ CONFIG_DEFAULTS = {
     "extra_data": [],  # page stage: more training dumps (training/data/<name>/, e.g. pith-readability), train pages only
     "page_type_weight": {},  # page stage: unary loss weight per block by its page's type, e.g. {"article": 2.0}; else 1
     "page_schema": None,  # page stage: the page features of this schema (a prefix of the dump's); None: the dump's own
-    "page_columns": [],  # page stage, experiments: per-block columns beside the dump (<name>.f32 + <name>.json)
+    "page_columns": [],
+    "unary_dilations": None,  # unary net: one dilation per layer (model.py), e.g. [1, 1, 1, 2, 4]; None: all 1  # page stage, experiments: per-block columns beside the dump (<name>.f32 + <name>.json)
 }
 
 # log(p) is taken of max(p, LOG_FLOOR) so that a probability that underflowed to 0 stays finite (and 0 * log p

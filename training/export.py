@@ -78,7 +78,7 @@ def main():
     x = standardise(data.unary, ckpt["unaryMean"], ckpt["unaryStd"], clip)  # [totalBlocks, nU]
     xe = standardise(data.edge, ckpt["edgeMean"], ckpt["edgeStd"], clip)  # [totalEdges, nE]
 
-    unary = make_unary(x.shape[1])
+    unary = make_unary(x.shape[1], dilations=cfg.get("unary_dilations"))
     unary.load_state_dict(ckpt["unary"]["state"])
     pairwise = make_pairwise(xe.shape[1])
     pairwise.load_state_dict(ckpt["pairwise"]["state"])

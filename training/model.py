@@ -29,11 +29,16 @@ HIDDEN = (50, 50, 50, 10)
 
 
 class Web2TextCNN(nn.Module):
-    def __init__(self, n_features: int, n_classes: int, dropout: float = 0.0):
+    def __init__(self, n_features: int, n_classes: int, dropout: float = 0.0, dilations=None):
         super().__init__()
         widths = (n_features,) + HIDDEN + (n_classes,)
+        dilations = tuple(dilations or (1,) * len(KERNELS))
+        if len(dilations) != len(KERNELS) or any(int(d) != d or d < 1 for d in dilations):
+            raise ValueError(f"dilations must be {len(KERNELS)} positive integers, not {dilations!r}")
         self.convs = nn.ModuleList(
-            nn.Conv1d(widths[i], widths[i + 1], KERNELS[i], padding=KERNELS[i] // 2) for i in range(len(KERNELS))
+            nn.Conv1d(widths[i], widths[i + 1], KERNELS[i], padding=dilations[i] * (KERNELS[i] // 2),
+                      dilation=dilations[i])
+            for i in range(len(KERNELS))
         )
         self.dropout = dropout
         for conv in self.convs:  # reference init: truncated normal sigma 0.1, zero bias
@@ -46,7 +51,7 @@ class Web2TextCNN(nn.Module):
             w = conv.weight
             if self.training and self.dropout > 0:
                 w = F.dropout(w, p=self.dropout, training=True)  # DropConnect, inverted scaling
-            x = F.conv1d(x, w, conv.bias, padding=conv.padding)
+            x = F.conv1d(x, w, conv.bias, padding=conv.padding, dilation=conv.dilation)
             if i < len(self.convs) - 1:
                 x = F.relu(x)
         return x
@@ -55,8 +60,9 @@ class Web2TextCNN(nn.Module):
         return sum((conv.weight ** 2).sum() for conv in self.convs) / 2
 
 
-def make_unary(n_features: int, dropout: float = 0.0) -> Web2TextCNN:
-    return Web2TextCNN(n_features, 2, dropout)
+def make_unary(n_features: int, dropout: float = 0.0, dilations=None) -> Web2TextCNN:
+    """dilations: one per layer (config `unary_dilations`); None is the reference's (all 1, receptive field ±3)."""
+    return Web2TextCNN(n_features, 2, dropout, dilations)
 
 
 def make_pairwise(n_features: int, dropout: float = 0.0) -> Web2TextCNN:
@@ -90,7 +96,8 @@ class GroupedMeanOfNets(nn.Module):
         self.convs = nn.ModuleList()
         for i, first in enumerate(nets[0].convs):
             conv = nn.Conv1d(first.in_channels * (1 if i == 0 else self.k), first.out_channels * self.k,
-                             first.kernel_size[0], padding=first.padding[0], groups=1 if i == 0 else self.k)
+                             first.kernel_size[0], padding=first.padding[0], dilation=first.dilation[0],
+                             groups=1 if i == 0 else self.k)
             with torch.no_grad():
                 conv.weight.copy_(torch.cat([net.convs[i].weight for net in nets], dim=0))
                 conv.bias.copy_(torch.cat([net.convs[i].bias for net in nets], dim=0))

@@ -79,7 +79,7 @@ def cmd_folds(args):
         fold_train = [p for p in train_pages if folds[p.id] != k]
         print(f"fold {k}: {len(fold_train)} train pages, {sum(1 for p in train_pages if folds[p.id] == k)} held out")
         result = train_net("unary", cfg, data, fold_train, val_pages, x, None, rng)
-        net = make_unary(x.shape[1])
+        net = make_unary(x.shape[1], dilations=cfg["unary_dilations"])
         net.load_state_dict(result["state"])
         net.eval()
         fold_dir = os.path.join(out, str(k))
@@ -255,7 +255,7 @@ def cmd_export(args):
     xe = standardise(data.edge, first["edgeMean"], first["edgeStd"], first["config"]["feature_clip"])
     members = []
     for result in ckpt["nets"]:
-        member = make_unary(x.shape[1])
+        member = make_unary(x.shape[1], dilations=cfg["unary_dilations"])
         member.load_state_dict(result["state"])
         members.append(member)
     # one net, or the mean of several trained from different seeds (config `ensemble`), exported as one graph

@@ -80,9 +80,9 @@ def main():
     page = sidecar.get("page")
     if page is not None:
         # the shipped page net, for `ablate.py --stage page --drop none` (re-scored on the current page dump)
-        net = make_unary(len(page["featureNames"]))
         # keys the shipped config predates take their defaults (which reproduce it)
         cfg = {**CONFIG_DEFAULTS, **page["trainingConfig"], "page_schema": page["featureSchema"]}
+        net = make_unary(len(page["featureNames"]), dilations=cfg["unary_dilations"])
         torch.save({
             "config": cfg, "featureSet": args.set, "dataDir": os.path.relpath(data_dir, ROOT),
             "featureNames": page["featureNames"], "mean": page["mean"], "std": page["std"],

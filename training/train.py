@@ -130,7 +130,10 @@ def train_net(kind, cfg, data, train_pages, val_pages, x, xe, rng, sample_weight
     """sample_weight: float32 [totalBlocks] unary loss weight per block, or None. dynamics: a dict to fill with the
     per-evaluation gold-label probabilities of the training blocks (unary only), or None."""
     n_features = x.shape[1] if kind == "unary" else xe.shape[1]
-    net = (make_unary if kind == "unary" else make_pairwise)(n_features, cfg["dropout"])
+    if kind == "unary":
+        net = make_unary(n_features, cfg["dropout"], cfg["unary_dilations"])
+    else:
+        net = make_pairwise(n_features, cfg["dropout"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
     n_classes = 2 if kind == "unary" else 4
     weight = None
@@ -225,10 +228,10 @@ def apply_noisy_blocks(cfg, data, train_pages):
     return {"file": os.path.relpath(path, ROOT), "action": cfg["noisy_action"], "blocks": int(rows.size), "rows": rows}
 
 
-def write_dynamics(out_dir, dynamics, unary, data, train_pages, x):
+def write_dynamics(out_dir, dynamics, unary, data, train_pages, x, dilations=None):
     """<run>/dynamics.npz: rows [n] (global block rows of the train split), labels [n], words [n] (or empty),
     steps [k], probs [k, n] float16 p(gold label) at each evaluation, final [n] p(gold) of the kept checkpoint."""
-    net = make_unary(x.shape[1])
+    net = make_unary(x.shape[1], dilations=dilations)
     net.load_state_dict(unary["state"])
     rows = data.block_rows(train_pages)
     final = record_dynamics(net, [(p.block_offset, p.n_blocks) for p in train_pages], x, data.labels.astype(np.int64))
@@ -326,7 +329,7 @@ def main():
         "trainSeconds": time.time() - t0,
     }
     if dynamics is not None:
-        write_dynamics(out_dir, dynamics, unary, data, train_pages, x)
+        write_dynamics(out_dir, dynamics, unary, data, train_pages, x, cfg["unary_dilations"])
     path = os.path.join(out_dir, "checkpoint.pt")
     torch.save(checkpoint, path)
     print(f"wrote {os.path.relpath(path, ROOT)} in {time.time() - t0:.0f}s")
