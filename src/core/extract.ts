@@ -9,7 +9,7 @@ import type { DomNode } from './parse/dom.js';
 import { extractMetadata } from './metadata/metadata.js';
 import { parsePage } from './blocks/page.js';
 import { dropRepeats } from './blocks/repeats.js';
-import { dropEditLinks, keepLinesWhole, keepSectionHeadings, keepTablesWhole } from './blocks/whole.js';
+import { dropEditLinks, keepFigureCaptions, keepLinesWhole, keepSectionHeadings, keepTablesWhole } from './blocks/whole.js';
 import { decodeLadder } from './decode/decode.js';
 import { checkSidecar } from './model/sidecar.js';
 import { buildContentTree, keptTextNodes } from './render/content-tree.js';
@@ -165,6 +165,7 @@ async function runPipeline(
     decoder = decoded.rung;
     keepLinesWhole(page.blocks, page.leafInfo, labels);
     keepSectionHeadings(page.blocks, page.leafInfo, labels, unaryProbs);
+    keepFigureCaptions(page.blocks, page.leafInfo, labels);
     dropEditLinks(page.blocks, page.leafInfo, labels);
     keepTablesWhole(page.blocks, labels);
     dropRepeats(page.blocks, page.leafInfo, labels);

@@ -186,3 +186,59 @@ export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly L
     start = i + 1;
   }
 }
+
+/** Characters a figure caption may have for it to be kept with the text around its figure. */
+const CAPTION_MAX_CHARS = 600;
+
+/** The `<figure>` holding `node` within MAX_CLIMB ancestors, and the `<figcaption>` on the way to it (null when the
+ *  node is not in one); null when no figure holds the node. */
+function figureOf(node: DomNode): { figure: DomNode; caption: DomNode | null } | null {
+  let n: DomNode | null = node;
+  let caption: DomNode | null = null;
+  for (let i = 0; n !== null && i < MAX_CLIMB; i++, n = n.parentNode) {
+    if (!isElement(n)) continue;
+    const tag = (n as DomElement).localName;
+    if (tag === 'figcaption') caption = n;
+    else if (tag === 'figure') return { figure: n, caption };
+  }
+  return null;
+}
+
+/**
+ * Keeps a figure's caption with the text around the figure: when the text right before a `<figure>` and right after
+ * it are kept, its `<figcaption>` is kept too, so that the image and its caption stay together where the article has
+ * them. The classifier judges a caption alone ("Photo by …", a credit, a short line) and drops it, and the image
+ * (kept by the renderer only between kept text) goes with it. Only the figcaption counts (other text in a figure, a
+ * credit line, a product card's buttons, is left as judged), and not when most of it is link text (a card's "Quick
+ * view" and "Add to Cart" links in its figcaption); hidden text and captions of more than CAPTION_MAX_CHARS
+ * characters are left as the classifier judged them too. `labels` is changed in place.
+ */
+export function keepFigureCaptions(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): void {
+  const figures = blocks.map((b) => figureOf(b.domNode as DomNode));
+  for (let i = 0; i < blocks.length; i++) {
+    const at = figures[i];
+    if (at === null) continue;
+    // the figure's blocks [start, end)
+    let end = i + 1;
+    while (end < blocks.length && figures[end]?.figure === at.figure) end++;
+    const start = i;
+    i = end - 1;
+    if (start === 0 || end >= blocks.length || labels[start - 1] !== 1 || labels[end] !== 1) continue;
+    for (let c = start; c < end; c++) {
+      const caption = figures[c]!.caption;
+      if (caption === null) continue;
+      let last = c + 1;
+      while (last < end && figures[last]!.caption === caption) last++;
+      let chars = 0;
+      let linked = 0;
+      for (let j = c; j < last; j++) {
+        chars += blocks[j].props.nCharacters;
+        linked += blocks[j].props.uCharsInLink;
+      }
+      if (chars <= CAPTION_MAX_CHARS && linked * 2 <= chars) {
+        for (let j = c; j < last; j++) if (leafInfo[j]?.context.hidden !== true) labels[j] = 1;
+      }
+      c = last - 1;
+    }
+  }
+}

@@ -116,6 +116,19 @@ interface Frame {
   language?: string;
   /** The element itself is in the kept set (the top of a merged CDOM chain): all text inside is kept. */
   keptElement: boolean;
+  /** A `<figure>`: its images are judged by the text around the figure (see FigureScope). */
+  figure?: FigureScope;
+}
+
+/**
+ * The images of a `<figure>` are judged by the text around the figure, not by the figure's own credits and labels
+ * ("Photo", "Credit …", a dropped caption): kept text before the figure counts as kept text before each image, and an
+ * image whose next text (inside the figure) was not kept waits for the first text after the figure.
+ */
+interface FigureScope {
+  keptBefore: boolean;
+  images: RegionCheck[];
+  parent: FigureScope | null;
 }
 
 const newSink = (): Sink => ({ nodes: [], content: false, hasBlock: false });
@@ -232,6 +245,8 @@ class TreeWalk {
   private lastKeptText: DomNode | null = null;
   /** Images waiting for the next text, with the last kept text before them (to decide closesContent). */
   private pendingImages: Array<{ check: RegionCheck; image: DomNode; keptBefore: DomNode }> = [];
+  /** The innermost `<figure>` the walk is in, or null. */
+  private figure: FigureScope | null = null;
 
   constructor(
     private readonly kept: ReadonlySet<unknown>,
@@ -356,6 +371,10 @@ class TreeWalk {
     if (title) attrs.title = collapseSpaces(title).trim();
     const img = el('img', [], attrs);
     img.region = this.newRegion(element);
+    if (this.figure !== null) {
+      if (this.figure.keptBefore) img.region.prevKept = true;
+      this.figure.images.push(img.region);
+    }
     push(this.sink, img);
     this.sink.content = true;
   }
@@ -389,6 +408,10 @@ class TreeWalk {
       frame.language = languageOf(element);
     }
     if (kind === Kind.Table) this.tableDepth++;
+    if (tag === 'figure' && this.pre === 0) {
+      frame.figure = { keptBefore: this.lastTextKept, images: [], parent: this.figure };
+      this.figure = frame.figure;
+    }
     if (frame.counted) this.outDepth++;
     this.stack.push(frame);
     this.sink = frame.sink;
@@ -404,6 +427,12 @@ class TreeWalk {
     if (frame.region) {
       if (frame.region.hasKept && frame.region.parent) frame.region.parent.hasKept = true;
       this.region = frame.region.parent;
+    }
+    if (frame.figure !== undefined) {
+      // images whose next text inside the figure was dropped wait for the text after it
+      for (const r of frame.figure.images) if (!r.nextKept && !this.pending.includes(r)) this.pending.push(r);
+      this.figure = frame.figure.parent;
+      if (this.figure !== null) this.figure.images.push(...frame.figure.images);
     }
     const child = frame.sink;
     switch (frame.kind) {

@@ -154,6 +154,17 @@ describe('renderMarkdown: constructs', () => {
     expect(markdownOf(logoOnly, /Copyright/)).toBe('The bridge reopened on Saturday.');
   });
 
+  it('keeps the image of a figure between kept text although its credit and caption are dropped', () => {
+    const page = doc(
+      '<article><p>The bridge reopened on Saturday.</p><figure><img src="/bridge.jpg" alt="The bridge"><span>Credit Ann Lee</span>' +
+        '<figcaption>Cars on the bridge</figcaption></figure><p>Traffic was light.</p></article>' +
+        '<aside><figure><img src="/ad.jpg" alt="Ad"><figcaption>Sponsored</figcaption></figure></aside><footer><p>Copyright 2026</p></footer>',
+    );
+    expect(markdownOf(page, /Credit|Cars on|Sponsored|Copyright/)).toBe(
+      'The bridge reopened on Saturday.\n\n![The bridge](https://example.com/bridge.jpg)\n\nTraffic was light.',
+    );
+  });
+
   it('nothing kept gives an empty string', () => {
     expect(markdownOf(doc('<p>only boilerplate</p>'), /./)).toBe('');
   });

@@ -1,7 +1,8 @@
-// Label passes that keep what belongs together: a section heading with the section it heads, a line of text whole.
+// Label passes that keep what belongs together: a section heading with the section it heads, a line of text whole,
+// a figure's caption with the text around the figure.
 import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../../src/core/blocks/page.js';
-import { keepLinesWhole, keepSectionHeadings } from '../../../src/core/blocks/whole.js';
+import { keepFigureCaptions, keepLinesWhole, keepSectionHeadings } from '../../../src/core/blocks/whole.js';
 
 const PROSE =
   'The key to shared mutable history is to keep your changesets in draft phase as you pass them around, and this ' +
@@ -65,5 +66,36 @@ describe('keepLinesWhole', () => {
     const { page, labels, keptTexts } = setup(html, ['Phoronix.com']);
     keepLinesWhole(page.blocks, page.leafInfo, labels);
     expect(keptTexts()).toEqual(['Phoronix.com']);
+  });
+});
+
+describe('keepFigureCaptions', () => {
+  const AFTER = 'After the storm the crews worked through the night to clear the roads and restore power to the town.';
+  const figure = (caption: string) =>
+    `<body><article><p>${PROSE}</p><figure><img src="/a.jpg" alt="Roads"><figcaption>${caption}</figcaption></figure>` +
+    `<p>${AFTER}</p></article><footer><p>Footer</p></footer></body>`;
+
+  it('keeps a dropped caption whose figure sits between kept text', () => {
+    const { page, labels, keptTexts } = setup(figure('Crews at work on Main Street. <small>Photo by Ann Lee</small>'), [PROSE, AFTER]);
+    keepFigureCaptions(page.blocks, page.leafInfo, labels);
+    expect(keptTexts()).toEqual([PROSE, 'Crews at work on Main Street.', 'Photo by Ann Lee', AFTER]);
+  });
+
+  it('leaves a caption when the text after the figure is dropped, and a figcaption of links (a product card)', () => {
+    const tail = setup(figure('Crews at work on Main Street.'), [PROSE]);
+    keepFigureCaptions(tail.page.blocks, tail.page.leafInfo, tail.labels);
+    expect(tail.keptTexts()).toEqual([PROSE]);
+    const card = setup(figure('<a class="button">Quick view</a> <a href="/p/1">Add to Cart</a>'), [PROSE, AFTER]);
+    keepFigureCaptions(card.page.blocks, card.page.leafInfo, card.labels);
+    expect(card.keptTexts()).toEqual([PROSE, AFTER]);
+  });
+
+  it('leaves text of a figure outside its figcaption, and hidden caption text', () => {
+    const html =
+      `<body><p>${PROSE}</p><figure><img src="/a.jpg"><span class="credit">Credit Getty</span>` +
+      `<figcaption>Crews at work.<span style="display:none">hidden data</span></figcaption></figure><p>${AFTER}</p></body>`;
+    const { page, labels, keptTexts } = setup(html, [PROSE, AFTER]);
+    keepFigureCaptions(page.blocks, page.leafInfo, labels);
+    expect(keptTexts()).toEqual([PROSE, 'Crews at work.', AFTER]);
   });
 });
