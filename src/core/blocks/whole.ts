@@ -193,6 +193,13 @@ const CAPTION_MAX_CHARS = 600;
 /** The `<figure>` holding `node` within MAX_CLIMB ancestors, and the `<figcaption>` on the way to it (null when the
  *  node is not in one); null when no figure holds the node. */
 function figureOf(node: DomNode): { figure: DomNode; caption: DomNode | null } | null {
+  if (isElement(node) && (node as DomElement).localName === 'figure') {
+    // a block merged up to the figure itself (its only text is in one chain): the caption, when the figure has one
+    for (let c = node.firstChild; c !== null; c = c.nextSibling) {
+      if (isElement(c) && (c as DomElement).localName === 'figcaption') return { figure: node, caption: c };
+    }
+    return { figure: node, caption: null };
+  }
   let n: DomNode | null = node;
   let caption: DomNode | null = null;
   for (let i = 0; n !== null && i < MAX_CLIMB; i++, n = n.parentNode) {

@@ -90,6 +90,13 @@ describe('keepFigureCaptions', () => {
     expect(card.keptTexts()).toEqual([PROSE, AFTER]);
   });
 
+  it('keeps a caption that is the only text of its figure (the block is merged up to the figure)', () => {
+    const html = `<body><p>${PROSE}</p><figure><img src="/a.jpg" alt="Plot"><figcaption> Scatter plot </figcaption></figure><p>${AFTER}</p></body>`;
+    const { page, labels, keptTexts } = setup(html, [PROSE, AFTER]);
+    keepFigureCaptions(page.blocks, page.leafInfo, labels);
+    expect(keptTexts()).toEqual([PROSE, 'Scatter plot', AFTER]);
+  });
+
   it('leaves text of a figure outside its figcaption, and hidden caption text', () => {
     const html =
       `<body><p>${PROSE}</p><figure><img src="/a.jpg"><span class="credit">Credit Getty</span>` +
