@@ -101,6 +101,9 @@ interface Sink {
   /** Kept text or an image somewhere inside. */
   content: boolean;
   hasBlock: boolean;
+  /** Whitespace came while the sink was still empty (not kept as a node: it would lead a run). An inline element
+   *  holding only that (`uncertainty.<em> </em>Cybersecurity`) is still a space between its neighbours. */
+  leadingSpace?: boolean;
 }
 
 interface Frame {
@@ -149,7 +152,11 @@ function push(sink: Sink, node: ContentNode): void {
 
 function pushSpace(sink: Sink): void {
   const last = sink.nodes[sink.nodes.length - 1];
-  if (last === undefined || (last.kind === 'text' && last.text.endsWith(' '))) return;
+  if (last === undefined) {
+    sink.leadingSpace = true;
+    return;
+  }
+  if (last.kind === 'text' && last.text.endsWith(' ')) return;
   sink.nodes.push({ kind: 'text', text: ' ' });
 }
 
@@ -497,7 +504,7 @@ function finishFlow(child: Sink, parent: Sink): void {
 /** An inline element (a, em, code, ...): kept when it holds content; a link only with a safe URL. */
 function finishInline(frame: Frame, child: Sink, parent: Sink, baseUrl: string | null): void {
   if (!child.content) {
-    if (child.nodes.length > 0) pushSpace(parent);
+    if (child.nodes.length > 0 || child.leadingSpace === true) pushSpace(parent);
     return;
   }
   parent.content = true;

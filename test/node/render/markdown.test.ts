@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { largestSrcsetUrl } from '../../../src/core/render/url-policy.js';
-import { doc, markdownOf } from './helpers.js';
+import { doc, htmlOf, markdownOf } from './helpers.js';
 
 describe('renderMarkdown: constructs', () => {
   it('headings and paragraphs, kept blocks only', () => {
@@ -139,6 +139,9 @@ describe('renderMarkdown: constructs', () => {
   it('keeps the spaces at the edges of nested inline tags', () => {
     expect(markdownOf(doc('<p>Pick: <em><strong>Red Book</strong> </em>by Ann Lee.</p>'))).toBe('Pick: ***Red Book*** by Ann Lee.');
     expect(markdownOf(doc('<p>Please read<em> <b>the guide</b></em> first.</p>'))).toBe('Please read ***the guide*** first.');
+    // an inline element holding only a space is still the space between its neighbours
+    expect(markdownOf(doc('<p>but uncertainty.<em> </em>Cybersecurity still feels complex.</p>'))).toBe('but uncertainty. Cybersecurity still feels complex.');
+    expect(htmlOf(doc('<p>but uncertainty.<span> </span>Cybersecurity.</p>'))).toBe('<p>but uncertainty. Cybersecurity.</p>');
   });
 
   it('keeps an image after the last kept block when it closes the content, not a logo in the footer', () => {
