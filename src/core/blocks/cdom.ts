@@ -82,7 +82,9 @@ interface Frame {
   list: DomNode[] | null;
   listIndex: number;
   prevChildName: string;
-  /** Kept children (CDOM nodes), created at the first one. */
+  /** The first kept child (CDOM node). */
+  firstKept: CdomNode | null;
+  /** All kept children, created at the second one (most elements keep one child or none: see keep). */
   kept: CdomNode[] | null;
   hasInput: boolean;
   context: AncestorContext;
@@ -252,7 +254,8 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   const rawDepth = parent ? parent.rawDepth + 1 : 0;
   if (reuse === undefined) {
     return {
-      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
+      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', firstKept: null,
+      kept: null,
       hasInput: false, context, rawDepth, counts: null,
     };
   }
@@ -266,12 +269,23 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   reuse.list = list;
   reuse.listIndex = 0;
   reuse.prevChildName = '';
+  reuse.firstKept = null;
   reuse.kept = null;
   reuse.hasInput = false;
   reuse.context = context;
   reuse.rawDepth = rawDepth;
   reuse.counts = null;
   return reuse;
+}
+
+/**
+ * Adds a kept child to frame `f`. Most elements keep one child (merged into them) or none, so the array of children
+ * is made only at the second: an empty array that grows on its first push takes room for 17.
+ */
+function keep(f: Frame, node: CdomNode): void {
+  if (f.firstKept === null) f.firstKept = node;
+  else if (f.kept === null) f.kept = [f.firstKept, node];
+  else f.kept.push(node);
 }
 
 /** The context of a code block's text: the `<pre>`'s, and its `<code>` child's when it has one (`<pre><code>`). */
@@ -318,10 +332,10 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       stack.pop();
       const parent = stack.length > 0 ? stack[stack.length - 1] : null;
       let node: CdomNode | null = null;
-      const kept = f.kept;
-      if (kept !== null) node = kept.length === 1 ? mergeInto(f, kept[0]) : aggregate(f, kept);
+      if (f.kept !== null) node = aggregate(f, f.kept);
+      else if (f.firstKept !== null) node = mergeInto(f, f.firstKept);
       if (parent) {
-        if (node) (parent.kept ??= []).push(node);
+        if (node) keep(parent, node);
         if (f.hasInput) parent.hasInput = true;
       } else {
         result = node;
@@ -365,7 +379,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       blocks.push(leaf);
       f.counts ??= { countedChildTags: 0 };
       leafInfo.push({ context: f.context, rawDepth: f.rawDepth + 1, parentCounts: f.counts });
-      (f.kept ??= []).push(leaf);
+      keep(f, leaf);
     } else if (isElement(c)) {
       const tag = c.localName;
       const prevName = f.prevChildName;
@@ -405,7 +419,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         blocks.push(leaf);
         frame.counts = { countedChildTags: 0 };
         leafInfo.push({ context, rawDepth: frame.rawDepth + 1, parentCounts: frame.counts });
-        frame.kept = [leaf];
+        frame.firstKept = leaf;
       }
     } else {
       f.prevChildName = '';
