@@ -119,26 +119,59 @@ function tokenStart(s: string, from: number): number {
   return at;
 }
 
-const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
+/**
+ * Lower-case ASCII words, looked up by a run of ASCII letters of a string in any case, found without cutting the run
+ * out and lower-casing it (class/id tokens: ids, and class attributes the memos have not seen, are split on every
+ * element). A trie over a-z: node n's child for letter c is next[n * 26 + c], 0 when none.
+ */
+class LetterTrie<V> {
+  private readonly next: Int32Array;
+  private readonly values: (V | undefined)[] = [undefined];
+
+  constructor(entries: Iterable<readonly [string, V]>) {
+    const next: number[] = new Array<number>(26).fill(0);
+    for (const [word, value] of entries) {
+      if (!/^[a-z]+$/.test(word)) continue; // never a token: tokens are letters only
+      let node = 0;
+      for (let i = 0; i < word.length; i++) {
+        const at = node * 26 + word.charCodeAt(i) - 97;
+        if (next[at] === 0) {
+          next[at] = this.values.length;
+          this.values.push(undefined);
+          for (let k = 0; k < 26; k++) next.push(0);
+        }
+        node = next[at];
+      }
+      this.values[node] = value;
+    }
+    this.next = Int32Array.from(next);
+  }
+
+  /** The value of the word s[start, end), a run of ASCII letters, lower-cased; undefined when none. */
+  get(s: string, start: number, end: number): V | undefined {
+    let node = 0;
+    for (let i = start; i < end; i++) {
+      node = this.next[node * 26 + (s.charCodeAt(i) | 0x20) - 97];
+      if (node === 0) return undefined;
+    }
+    return this.values[node];
+  }
+}
 
 /** Indices of CLASS_WORDS found in an id (not remembered: ids are unique, they would only fill a memo). */
 function idWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordsOf(s);
 }
-/** Tokens longer than this are no key of CLASS_TOKEN_INDEX: not cut out. */
-const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
+const CLASS_TOKENS = new LetterTrie(CLASS_TOKEN_INDEX);
 /** Indices of CLASS_WORDS found in a class attribute or id. */
 export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
   for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
     end = tokenEnd(s, at);
-    const n = end - at;
-    if (n >= 2 && n <= CLASS_TOKEN_MAX) {
-      const i = CLASS_TOKEN_INDEX.get(s.slice(at, end).toLowerCase());
-      if (i !== undefined) {
-        out ??= [];
-        if (!out.includes(i)) out.push(i);
-      }
+    const i = CLASS_TOKENS.get(s, at, end);
+    if (i !== undefined) {
+      out ??= [];
+      if (!out.includes(i)) out.push(i);
     }
   }
   return out ?? NO_WORDS;
@@ -152,9 +185,9 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
   'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
 ]);
-/** True when a class attribute holds one of HIDDEN_CLASSES. */
-function hasHiddenClass(classAttr: string): boolean {
-  for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+/** True when a class list holds one of HIDDEN_CLASSES, in any case. */
+function hasHiddenClass(classList: readonly string[]): boolean {
+  for (const c of classList) if (HIDDEN_CLASSES.has(c.toLowerCase())) return true;
   return false;
 }
 
@@ -167,14 +200,12 @@ export const COMMENT_TOKENS: ReadonlySet<string> = new Set([
 function idNamesComment(s: string): boolean {
   return s.length !== 0 && namesComment(s);
 }
-/** Tokens longer than this are no comment token: not cut out. */
-const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
+const COMMENT_TOKEN_TRIE = new LetterTrie([...COMMENT_TOKENS].map((t) => [t, true] as const));
 /** True when a class attribute or id names a comment section. */
 export function namesComment(s: string): boolean {
   for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
     end = tokenEnd(s, at);
-    const n = end - at;
-    if (n >= 5 && n <= COMMENT_TOKEN_MAX && COMMENT_TOKENS.has(s.slice(at, end).toLowerCase())) return true;
+    if (COMMENT_TOKEN_TRIE.get(s, at, end) === true) return true;
   }
   return false;
 }
@@ -212,9 +243,10 @@ const NO_CLASS_FACTS: ClassFacts = { words: NO_WORDS, hidden: false, comment: fa
 export function classFactsOf(classAttr: string): ClassFacts {
   return classAttr.length === 0 ? NO_CLASS_FACTS : classFactsMemo(classAttr);
 }
-const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => ({
-  words: classWordsOf(cls), hidden: hasHiddenClass(cls), comment: namesComment(cls), list: classListOf(cls),
-}));
+const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => {
+  const list = classListOf(cls);
+  return { words: classWordsOf(cls), hidden: hasHiddenClass(list), comment: namesComment(cls), list };
+});
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
