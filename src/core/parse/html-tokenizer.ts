@@ -53,10 +53,10 @@ function isAsciiUpper(c: number): boolean {
 const LINEAR_DEDUP = 16;
 
 /**
- * The tag and attribute names pages use most, each a constant string of this module: a name read from the page is
- * looked up by its characters (ASCII case-insensitively) and the constant used, instead of a string cut from the
- * page for every tag and attribute. (The tree builder's comparisons with its constants then also meet one string.)
- * Open addressing in a power-of-two table; names outside it are cut from the page as before.
+ * The tag names pages use, each a constant string of this module: a tag name read from the page is looked up by its
+ * characters (ASCII case-insensitively) and the constant used, instead of a string cut from the page for every start
+ * and end tag. Open addressing in a power-of-two table; names outside it are cut from the page as before.
+ * (Attribute names were tried too: the look-ups cost the parse more than the strings they saved.)
  */
 class NameTable {
   private readonly slots: (string | undefined)[];
@@ -74,14 +74,11 @@ class NameTable {
     }
   }
 
-  /** Hash of s[start, end) with A-Z lower-cased. */
+  /** Hash of s[start, end) with A-Z lower-cased, from its length and three of its characters (cheap, not thorough). */
   private static hash(s: string, start: number, end: number): number {
-    let h = end - start;
-    for (let i = start; i < end; i++) {
-      const c = s.charCodeAt(i);
-      h = (Math.imul(h, 31) + (c >= 65 && c <= 90 ? c + 32 : c)) | 0;
-    }
-    return h;
+    const n = end - start;
+    return n * 0x9e37 + lowered(s.charCodeAt(start)) * 0x3b1 + lowered(s.charCodeAt(end - 1)) * 31 +
+      lowered(s.charCodeAt(start + (n >> 1)));
   }
 
   /** The name that s[start, end) is with A-Z lower-cased, when the table holds it. */
@@ -95,6 +92,10 @@ class NameTable {
   }
 }
 
+function lowered(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
 /** Whether s from `start` is `lower` (a lower-case name) once A-Z are lower-cased. */
 function equalsLowered(s: string, start: number, lower: string): boolean {
   for (let k = 0; k < lower.length; k++) {
@@ -104,7 +105,7 @@ function equalsLowered(s: string, start: number, lower: string): boolean {
   return true;
 }
 
-const NAMES = new NameTable([
+const TAG_NAMES = new NameTable([
   // HTML elements
   'a', 'abbr', 'address', 'area', 'article', 'aside', 'audio', 'b', 'base', 'bdi', 'bdo', 'blockquote', 'body', 'br',
   'button', 'canvas', 'caption', 'center', 'cite', 'code', 'col', 'colgroup', 'data', 'datalist', 'dd', 'del',
@@ -118,16 +119,6 @@ const NAMES = new NameTable([
   // SVG and MathML (lower-cased, as the tokenizer gives them)
   'svg', 'path', 'g', 'use', 'symbol', 'defs', 'circle', 'rect', 'line', 'polygon', 'polyline', 'ellipse',
   'lineargradient', 'stop', 'clippath', 'mask', 'desc', 'foreignobject', 'math', 'mi', 'mo', 'mn',
-  // attributes
-  'id', 'class', 'style', 'href', 'src', 'srcset', 'sizes', 'alt', 'title', 'rel', 'type', 'name', 'content', 'value',
-  'property', 'itemprop', 'itemscope', 'itemtype', 'width', 'height', 'target', 'role', 'lang', 'dir', 'charset',
-  'loading', 'decoding', 'async', 'defer', 'crossorigin', 'integrity', 'media', 'action', 'method', 'placeholder',
-  'for', 'tabindex', 'hidden', 'disabled', 'checked', 'selected', 'label', 'datetime', 'viewbox', 'xmlns', 'fill',
-  'stroke', 'd', 'x', 'y', 'onclick', 'onload', 'http-equiv', 'aria-label', 'aria-hidden', 'aria-expanded',
-  'aria-controls', 'aria-labelledby', 'aria-describedby', 'aria-haspopup', 'aria-current', 'data-src', 'data-id',
-  'data-srcset', 'data-toggle', 'data-target', 'border', 'cellpadding', 'cellspacing', 'colspan', 'rowspan', 'align',
-  'valign', 'bgcolor', 'color', 'face', 'size', 'frameborder', 'allowfullscreen', 'allow', 'autocomplete', 'nonce',
-  'focusable', 'version', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'transform', 'points', 'sandbox', 'download',
 ]);
 
 export class HtmlTokenizer {
@@ -346,7 +337,7 @@ export class HtmlTokenizer {
       this.pos = len;
       return;
     }
-    const name = this.nameAt(nameStart, i, upper);
+    const name = this.tagNameAt(nameStart, i, upper);
     this.attrLength = 0;
     this.attrNames = null;
     let selfClosing = false;
@@ -379,7 +370,7 @@ export class HtmlTokenizer {
         if (d <= 90 && d >= 65) aupper = true;
         i++;
       }
-      const aname = this.nameAt(ns, i, aupper);
+      const aname = aupper ? lowerAsciiLetters(html.slice(ns, i)) : html.slice(ns, i);
       while (i < len && isSpace(html.charCodeAt(i))) i++;
       let value = '';
       if (i < len && html.charCodeAt(i) === 61) {
@@ -414,12 +405,25 @@ export class HtmlTokenizer {
     }
     this.pos = i + 1;
     if (isEnd) this.sink.endTag(name);
-    else this.sink.startTag(name, this.attrLength === 0 ? null : this.attrBuffer.slice(0, this.attrLength), selfClosing);
+    else this.sink.startTag(name, this.attributes(), selfClosing);
   }
 
-  /** The tag or attribute name html[start, end), ASCII-lower-cased (`upper`: it has A-Z). */
-  private nameAt(start: number, end: number, upper: boolean): string {
-    const known = NAMES.find(this.html, start, end);
+  /** The tag's attributes (attrBuffer) as an array of their own, null when none. */
+  private attributes(): string[] | null {
+    const b = this.attrBuffer;
+    // Literals for the common counts: allocated inline, where slice is a call into the runtime.
+    switch (this.attrLength) {
+      case 0: return null;
+      case 2: return [b[0], b[1]];
+      case 4: return [b[0], b[1], b[2], b[3]];
+      case 6: return [b[0], b[1], b[2], b[3], b[4], b[5]];
+      default: return b.slice(0, this.attrLength);
+    }
+  }
+
+  /** The tag name html[start, end), ASCII-lower-cased (`upper`: it has A-Z). */
+  private tagNameAt(start: number, end: number, upper: boolean): string {
+    const known = TAG_NAMES.find(this.html, start, end);
     if (known !== undefined) return known;
     const name = this.html.slice(start, end);
     return upper ? lowerAsciiLetters(name) : name;
