@@ -3,7 +3,7 @@
 import type { CdomNode, NodeProps } from '../../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
-import { type AncestorContext, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
+import { type AncestorContext, ContextMemo, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
 import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
@@ -93,6 +93,8 @@ interface Frame {
   rawDepth: number;
   /** Created when first needed (a counted child tag or a leaf); leaves share it, so later counts reach them. */
   counts: ElementCounts | null;
+  /** For the contexts of the elements at this frame's depth: kept when the frame is reused (newFrame). */
+  contextMemo: ContextMemo;
 }
 
 
@@ -284,7 +286,7 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
       id = attr(el, 'id') ?? '';
     }
     context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classFacts, id,
-      parent ? parent.rawDepth + 1 : 0, hasAttrs);
+      parent ? parent.rawDepth + 1 : 0, hasAttrs, reuse?.contextMemo ?? null);
   }
   const classList = classFacts.list;
   const cursor = el.nodeType === DOCUMENT_NODE ? null : el.firstChild;
@@ -294,7 +296,7 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
     return {
       el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', firstKept: null,
       firstStart: 0, kept: null,
-      hasInput: false, context, rawDepth, counts: null,
+      hasInput: false, context, rawDepth, counts: null, contextMemo: new ContextMemo(),
     };
   }
   reuse.el = el;

@@ -252,11 +252,37 @@ const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
 ]);
 
+/**
+ * The context last made below an element at one raw DOM depth, for a CDOM walk (one per depth). The elements that
+ * follow at that depth with the same parent context, tag and class attribute, and no other attribute childContext
+ * reads, get the same context instead of a copy: the items of a list, the links in them, the paragraphs of a text.
+ */
+export class ContextMemo {
+  parent: AncestorContext | null = null;
+  tag = '';
+  classFacts: ClassFacts = NO_CLASS_FACTS;
+  depth = -1;
+  context: AncestorContext = ROOT_CONTEXT;
+}
+
 /** The context below element `el` (raw DOM depth `depth`), given its parent's. */
 export function childContext(
   parent: AncestorContext, el: DomElement, tag: string, classFacts: ClassFacts, id: string, depth: number,
-  hasAttributes: boolean,
+  hasAttributes: boolean, memo: ContextMemo | null = null,
 ): AncestorContext {
+  const role = hasAttributes ? attr(el, 'role') : null;
+  const style = hasAttributes ? attr(el, 'style') : null;
+  const hiddenAttr = hasAttributes ? attr(el, 'hidden') : null;
+  const ariaHidden = hasAttributes ? attr(el, 'aria-hidden') : null;
+  const itemprop = hasAttributes ? attr(el, 'itemprop') : null;
+  const itemtype = hasAttributes ? attr(el, 'itemtype') : null;
+  // Only the tag and the class attribute count (an empty id is none).
+  const plain = memo !== null && id === '' && role === null && style === null && hiddenAttr === null &&
+    ariaHidden === null && itemprop === null && itemtype === null;
+  if (plain && memo.parent === parent && memo.tag === tag && memo.classFacts === classFacts && memo.depth === depth) {
+    return memo.context;
+  }
+
   let tags = parent.tags;
   let roles = parent.roles;
   let classDepth = parent.classDepth;
@@ -281,7 +307,6 @@ export function childContext(
     inLink = true;
     changed = true;
   }
-  const role = hasAttributes ? attr(el, 'role') : null;
   if (role !== null && role.length > 0) {
     for (const r of role.toLowerCase().split(' ')) {
       const ri = ROLE_INDEX.get(r);
@@ -303,18 +328,15 @@ export function childContext(
   }
   if (hasAttributes) {
     if (!hidden) {
-      const style = attr(el, 'style');
       if (
-        (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
-        attr(el, 'aria-hidden') === 'true' || classFacts.hidden
+        (style !== null && HIDDEN_STYLE.test(style)) || hiddenAttr !== null || ariaHidden === 'true' ||
+        classFacts.hidden
       ) {
         hidden = changed = true;
       }
     }
     let comment = classFacts.comment || idNamesComment(id);
     if (!comment) {
-      const itemprop = attr(el, 'itemprop');
-      const itemtype = attr(el, 'itemtype');
       comment = (role !== null && /\bcomment\b/i.test(role)) ||
         (itemprop !== null && /\bcomment\b/i.test(itemprop)) ||
         (itemtype !== null && /Comment\b/.test(itemtype));
@@ -324,7 +346,14 @@ export function childContext(
       changed = true;
     }
   }
-  return changed
-    ? { tags, roles, classDepth, hidden, commentDepth, inLink, heading }
-    : parent;
+  if (!changed) return parent;
+  const context: AncestorContext = { tags, roles, classDepth, hidden, commentDepth, inLink, heading };
+  if (plain) {
+    memo.parent = parent;
+    memo.tag = tag;
+    memo.classFacts = classFacts;
+    memo.depth = depth;
+    memo.context = context;
+  }
+  return context;
 }
