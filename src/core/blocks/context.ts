@@ -219,7 +219,14 @@ function classListOf(cls: string): string[] {
   const t = cls.trim();
   if (t.length === 0) return NO_CLASSES;
   const parts = t.split(WS_SPLIT);
-  return parts.length < 2 ? parts : [...new Set(parts)];
+  return hasRepeats(parts) ? [...new Set(parts)] : parts;
+}
+
+/** Whether a name is in `names` twice (class attributes of the DOM have no repeats: normalised by the tree builder). */
+function hasRepeats(names: readonly string[]): boolean {
+  if (names.length > 16) return new Set(names).size < names.length;
+  for (let i = 1; i < names.length; i++) for (let j = 0; j < i; j++) if (names[i] === names[j]) return true;
+  return false;
 }
 
 /** What the CDOM walk reads of one class attribute. */
