@@ -55,10 +55,11 @@ export interface AncestorContext {
   /** [ROLE_NAMES.length] 1 when some ancestor has the role. */
   readonly roles: Uint8Array;
   /**
-   * [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none.
-   * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
+   * The CLASS_WORDS that the class or id of some ancestor has, with the raw DOM depth of the nearest such ancestor:
+   * pairs [word index, depth, word index, depth, ...] by word index. Copied on change (most contexts have a few
+   * words: a pair per word is less to copy than a depth for each of the 34).
    */
-  readonly classDepth: readonly number[];
+  readonly classWords: readonly number[];
   /**
    * Some ancestor is hidden: an inline style `display: none` or `visibility: hidden`, the `hidden` attribute,
    * `aria-hidden="true"`, or a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...).
@@ -80,7 +81,7 @@ export interface AncestorContext {
 export const ROOT_CONTEXT: AncestorContext = {
   tags: new Uint8Array(ANCESTOR_TAGS.length),
   roles: new Uint8Array(ROLE_NAMES.length),
-  classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
+  classWords: [],
   hidden: false,
   commentDepth: -1,
   inLink: false,
@@ -259,6 +260,53 @@ const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
 ]);
 
+/** Where withClassWords merges, before the result is copied out at its exact length. */
+const mergedWords: number[] = new Array<number>(2 * CLASS_WORDS.length).fill(0);
+
+/** AncestorContext.classWords `pairs` with the words of `a` and `b` (indices of CLASS_WORDS) set to `depth`. */
+function withClassWords(pairs: readonly number[], a: readonly number[], b: readonly number[], depth: number): number[] {
+  for (let k = 0; k < pairs.length; k++) mergedWords[k] = pairs[k];
+  let n = pairs.length;
+  for (let k = 0; k < a.length + b.length; k++) n = setWord(n, k < a.length ? a[k] : b[k - a.length], depth);
+  return mergedWords.slice(0, n);
+}
+
+/** Sets `word` to `depth` in the first n entries of mergedWords, adding it in its place; returns the new length. */
+function setWord(n: number, word: number, depth: number): number {
+  let at = n;
+  while (at > 0 && mergedWords[at - 2] > word) at -= 2;
+  if (at > 0 && mergedWords[at - 2] === word) {
+    mergedWords[at - 1] = depth;
+    return n;
+  }
+  for (let k = n - 1; k >= at; k--) mergedWords[k + 2] = mergedWords[k];
+  mergedWords[at] = word;
+  mergedWords[at + 1] = depth;
+  return n + 2;
+}
+
+/** How many CLASS_WORDS one of two contexts has and the other has not. */
+export function classWordsApart(a: AncestorContext, b: AncestorContext): number {
+  const x = a.classWords;
+  const y = b.classWords;
+  let i = 0;
+  let j = 0;
+  let apart = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i] === y[j]) {
+      i += 2;
+      j += 2;
+    } else if (x[i] < y[j]) {
+      i += 2;
+      apart++;
+    } else {
+      j += 2;
+      apart++;
+    }
+  }
+  return apart + (x.length - i) / 2 + (y.length - j) / 2;
+}
+
 /**
  * The context last made below an element at one raw DOM depth, for a CDOM walk (one per depth). The elements that
  * follow at that depth with the same parent context, tag and class attribute, and no other attribute childContext
@@ -292,7 +340,7 @@ export function childContext(
 
   let tags = parent.tags;
   let roles = parent.roles;
-  let classDepth = parent.classDepth;
+  let classWords = parent.classWords;
   let hidden = parent.hidden;
   let commentDepth = parent.commentDepth;
   let inLink = parent.inLink;
@@ -327,10 +375,7 @@ export function childContext(
   const cw = classFacts.words;
   const iw = idWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
-    const copy = classDepth.slice();
-    for (const i of cw) copy[i] = depth;
-    for (const i of iw) copy[i] = depth;
-    classDepth = copy;
+    classWords = withClassWords(classWords, cw, iw, depth);
     changed = true;
   }
   if (hasAttributes) {
@@ -354,7 +399,7 @@ export function childContext(
     }
   }
   if (!changed) return parent;
-  const context: AncestorContext = { tags, roles, classDepth, hidden, commentDepth, inLink, heading };
+  const context: AncestorContext = { tags, roles, classWords, hidden, commentDepth, inLink, heading };
   if (plain) {
     memo.parent = parent;
     memo.tag = tag;

@@ -8,7 +8,7 @@
 // listed in `featureNames`.
 import type { CdomNode, FeatureSetName, NodeProps } from '../../types.js';
 import { PithError } from '../../errors.js';
-import { ANCESTOR_TAGS, CLASS_WORDS, ROLE_NAMES } from '../blocks/context.js';
+import { ANCESTOR_TAGS, CLASS_WORDS, ROLE_NAMES, classWordsApart } from '../blocks/context.js';
 import type { Page } from '../blocks/page.js';
 import { javaTrim, lowerWords } from '../parse/text-stats.js';
 
@@ -536,10 +536,10 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       for (let k = 0; k < ctx.tags.length; k++) unary[o++] = ctx.tags[k] ? 1 : -1;
       for (let k = 0; k < ctx.roles.length; k++) unary[o++] = ctx.roles[k] ? 1 : -1;
       const parentDepth = info.rawDepth - 1;
-      for (let k = 0; k < ctx.classDepth.length; k++) {
-        const d = ctx.classDepth[k];
-        unary[o++] = d < 0 ? 0 : 1 / (1 + parentDepth - d);
-      }
+      unary.fill(0, o, o + CLASS_WORDS.length);
+      const words = ctx.classWords;
+      for (let k = 0; k < words.length; k += 2) unary[o + words[k]] = 1 / (1 + parentDepth - words[k + 1]);
+      o += CLASS_WORDS.length;
     }
     if (o !== row + nU) {
       throw new PithError('internal', `feature set ${set}: wrote ${o - row} unary values, names list ${nU}`);
@@ -579,7 +579,7 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       if (ca !== cb) {
         for (let k = 0; k < ca.tags.length; k++) if (ca.tags[k] !== cb.tags[k]) diff++;
         for (let k = 0; k < ca.roles.length; k++) if (ca.roles[k] !== cb.roles[k]) diff++;
-        for (let k = 0; k < ca.classDepth.length; k++) if ((ca.classDepth[k] < 0) !== (cb.classDepth[k] < 0)) diff++;
+        diff += classWordsApart(ca, cb);
       }
       edge[o++] = Math.log1p(diff);
       edge[o++] = b2d(ca.commentDepth !== cb.commentDepth);
