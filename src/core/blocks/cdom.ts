@@ -247,6 +247,12 @@ class ChainLog {
   private readonly ids: string[] = [];
   /** Entries in use; the arrays may hold stale ones above. */
   private top = 0;
+  /**
+   * By length, the chains of ids and of class lists of chains without any: shared by this walk's nodes (most chains
+   * have no id, many no class). Nothing changes a chain once it is final.
+   */
+  private readonly noIds: string[][] = [];
+  private readonly noClasses: string[][][] = [];
 
   /** Where the chain of the next node starts. */
   get end(): number {
@@ -262,11 +268,29 @@ class ChainLog {
 
   /** Gives `node` its final chain, the entries from `start` up, and drops them. */
   finish(node: CdomNode, start: number): void {
+    const n = this.top - start;
     node.tags = this.tags.slice(start, this.top).reverse();
-    node.classNames = this.classNames.slice(start, this.top).reverse();
-    node.ids = this.ids.slice(start, this.top).reverse();
+    node.classNames = allAre(this.classNames, start, this.top, NO_CLASSES)
+      ? (this.noClasses[n] ??= filled(n, NO_CLASSES))
+      : this.classNames.slice(start, this.top).reverse();
+    node.ids = allAre(this.ids, start, this.top, '')
+      ? (this.noIds[n] ??= filled(n, ''))
+      : this.ids.slice(start, this.top).reverse();
     this.top = start;
   }
+}
+
+/** An array of n times `value` (pushed: a packed array, as the copied chains are). */
+function filled<T>(n: number, value: T): T[] {
+  const a: T[] = [];
+  for (let k = 0; k < n; k++) a.push(value);
+  return a;
+}
+
+/** Whether a[start, end) are all `value`. */
+function allAre<T>(a: readonly T[], start: number, end: number, value: T): boolean {
+  for (let k = start; k < end; k++) if (a[k] !== value) return false;
+  return true;
 }
 
 /**
