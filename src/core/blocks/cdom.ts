@@ -3,7 +3,7 @@
 import type { CdomNode, NodeProps } from '../../types.js';
 import { DOCUMENT_NODE, type DomDocument, type DomNode, attr, isElement, isText, topLevelNodes } from '../parse/dom.js';
 import { fillBlockTextStats, isBlankText, javaTrim, normaliseWhitespace } from '../parse/text-stats.js';
-import { type AncestorContext, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
+import { type AncestorContext, ContextMemo, NO_CLASSES, ROOT_CONTEXT, childContext, classFactsOf } from './context.js';
 import { PRE_TAGS, preformattedText } from './units.js';
 
 /** The reference's skip tags (docs/design.md, Collapsed DOM); `checkbox` and `radio` never match, kept for fidelity. */
@@ -82,13 +82,19 @@ interface Frame {
   list: DomNode[] | null;
   listIndex: number;
   prevChildName: string;
-  /** Kept children (CDOM nodes), created at the first one. */
+  /** The first kept child (CDOM node). */
+  firstKept: CdomNode | null;
+  /** Where the chain of `firstKept` starts in the chain log. */
+  firstStart: number;
+  /** All kept children, created at the second one (most elements keep one child or none: see keep). */
   kept: CdomNode[] | null;
   hasInput: boolean;
   context: AncestorContext;
   rawDepth: number;
   /** Created when first needed (a counted child tag or a leaf); leaves share it, so later counts reach them. */
   counts: ElementCounts | null;
+  /** For the contexts of the elements at this frame's depth: kept when the frame is reused (newFrame). */
+  contextMemo: ContextMemo;
 }
 
 
@@ -135,11 +141,8 @@ function propagateRight(children: CdomNode[]): void {
 }
 
 /** Collapsed DOM (docs/design.md): an element with exactly one kept child is merged into it (the child object is reused). */
-function mergeInto(f: Frame, child: CdomNode): CdomNode {
-  // Chains are built bottom-up (push, not unshift: a 100,000-deep chain would be quadratic) and reversed at the end.
-  child.tags.push(f.tag);
-  child.classNames.push(f.classList);
-  child.ids.push(f.id);
+function mergeInto(f: Frame, child: CdomNode, chains: ChainLog): CdomNode {
+  chains.push(f.tag, f.classList, f.id);
   child.domNode = f.el;
   const p = child.props;
   if (f.tag === 'a') p.nCharsInLink = p.nCharacters;
@@ -157,7 +160,7 @@ function mergeInto(f: Frame, child: CdomNode): CdomNode {
 }
 
 /** Collapsed DOM (docs/design.md): an element with two or more kept children. */
-function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
+function aggregate(f: Frame, kids: CdomNode[], chains: ChainLog): CdomNode {
   let nCharacters = 0, nWords = 0, nSentences = 0, nPunctuation = 0, nNumeric = 0, nStopwords = 0;
   let nWordsWithCapital = 0, totalWordLength = 0, nCharsInLink = 0, nChildrenDeep = 0;
   let uWords = 0, uStopwords = 0, uWordsWithCapital = 0, uTotalWordLength = 0, uPunctuation = 0, uSentences = 0;
@@ -212,10 +215,11 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   };
   if (bbBefore) propagateLeft(kids);
   if (bbAfter) propagateRight(kids);
+  chains.push(f.tag, f.classList, f.id);
   const node: CdomNode = {
-    tags: [f.tag],
-    classNames: [f.classList],
-    ids: [f.id],
+    tags: NO_CHAIN,
+    classNames: NO_CHAIN,
+    ids: NO_CHAIN,
     text: '',
     children: kids,
     parent: null,
@@ -225,6 +229,68 @@ function aggregate(f: Frame, kids: CdomNode[]): CdomNode {
   };
   for (const k of kids) k.parent = node;
   return node;
+}
+
+/** The chain of a CDOM node not yet final (ChainLog). */
+const NO_CHAIN = Object.freeze([]) as unknown as never[];
+
+/**
+ * The merged chains of the CDOM nodes that may still merge into their parent, bottom-up, in one log. The walk keeps
+ * it as a stack: the entries of the node that arrives at an element are the top ones, from the node's start; when
+ * the node is final (a child of an aggregate, or the root) they are copied into its arrays, which then have the
+ * chain's exact length and go top-down, and dropped. (Pushing onto each node's own arrays took room for 17 entries
+ * at the first merge, and a reverse at the end.)
+ */
+class ChainLog {
+  private readonly tags: string[] = [];
+  private readonly classNames: string[][] = [];
+  private readonly ids: string[] = [];
+  /** Entries in use; the arrays may hold stale ones above. */
+  private top = 0;
+  /**
+   * By length, the chains of ids and of class lists of chains without any: shared by this walk's nodes (most chains
+   * have no id, many no class). Nothing changes a chain once it is final.
+   */
+  private readonly noIds: string[][] = [];
+  private readonly noClasses: string[][][] = [];
+
+  /** Where the chain of the next node starts. */
+  get end(): number {
+    return this.top;
+  }
+
+  push(tag: string, classList: string[], id: string): void {
+    this.tags[this.top] = tag;
+    this.classNames[this.top] = classList;
+    this.ids[this.top] = id;
+    this.top++;
+  }
+
+  /** Gives `node` its final chain, the entries from `start` up, and drops them. */
+  finish(node: CdomNode, start: number): void {
+    const n = this.top - start;
+    node.tags = this.tags.slice(start, this.top).reverse();
+    node.classNames = allAre(this.classNames, start, this.top, NO_CLASSES)
+      ? (this.noClasses[n] ??= filled(n, NO_CLASSES))
+      : this.classNames.slice(start, this.top).reverse();
+    node.ids = allAre(this.ids, start, this.top, '')
+      ? (this.noIds[n] ??= filled(n, ''))
+      : this.ids.slice(start, this.top).reverse();
+    this.top = start;
+  }
+}
+
+/** An array of n times `value` (pushed: a packed array, as the copied chains are). */
+function filled<T>(n: number, value: T): T[] {
+  const a: T[] = [];
+  for (let k = 0; k < n; k++) a.push(value);
+  return a;
+}
+
+/** Whether a[start, end) are all `value`. */
+function allAre<T>(a: readonly T[], start: number, end: number, value: T): boolean {
+  for (let k = start; k < end; k++) if (a[k] !== value) return false;
+  return true;
 }
 
 /**
@@ -244,7 +310,7 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
       id = attr(el, 'id') ?? '';
     }
     context = childContext(parent ? parent.context : ROOT_CONTEXT, el, tag, classFacts, id,
-      parent ? parent.rawDepth + 1 : 0, hasAttrs);
+      parent ? parent.rawDepth + 1 : 0, hasAttrs, reuse?.contextMemo ?? null);
   }
   const classList = classFacts.list;
   const cursor = el.nodeType === DOCUMENT_NODE ? null : el.firstChild;
@@ -252,8 +318,9 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   const rawDepth = parent ? parent.rawDepth + 1 : 0;
   if (reuse === undefined) {
     return {
-      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', kept: null,
-      hasInput: false, context, rawDepth, counts: null,
+      el, tag, classList, id, prevName, nextName, cursor, list, listIndex: 0, prevChildName: '', firstKept: null,
+      firstStart: 0, kept: null,
+      hasInput: false, context, rawDepth, counts: null, contextMemo: new ContextMemo(),
     };
   }
   reuse.el = el;
@@ -266,12 +333,34 @@ function newFrame(el: DomNode, tag: string, prevName: string, nextName: string, 
   reuse.list = list;
   reuse.listIndex = 0;
   reuse.prevChildName = '';
+  reuse.firstKept = null;
+  reuse.firstStart = 0;
   reuse.kept = null;
   reuse.hasInput = false;
   reuse.context = context;
   reuse.rawDepth = rawDepth;
   reuse.counts = null;
   return reuse;
+}
+
+/**
+ * Adds a kept child to frame `f`. Most elements keep one child (merged into them) or none, so the array of children
+ * is made only at the second: an empty array that grows on its first push takes room for 17.
+ */
+function keep(f: Frame, node: CdomNode, start: number, chains: ChainLog): void {
+  if (f.firstKept === null) {
+    f.firstKept = node;
+    f.firstStart = start;
+    return;
+  }
+  // f will be an aggregate: its children's chains are final (the new one's is on top of the first's).
+  chains.finish(node, start);
+  if (f.kept === null) {
+    chains.finish(f.firstKept, f.firstStart);
+    f.kept = [f.firstKept, node];
+  } else {
+    f.kept.push(node);
+  }
 }
 
 /** The context of a code block's text: the `<pre>`'s, and its `<code>` child's when it has one (`<pre><code>`). */
@@ -297,6 +386,8 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
   let position = 0;
   let result: CdomNode | null = null;
 
+  const chains = new ChainLog();
+  let resultStart = 0;
   const stack: Frame[] = [newFrame(rootNode, rootTag, '', '', null)];
   /** frames[d]: the frame last used at stack depth d, filled anew for the next element there (newFrame). */
   const frames: Frame[] = [stack[0]];
@@ -318,13 +409,19 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       stack.pop();
       const parent = stack.length > 0 ? stack[stack.length - 1] : null;
       let node: CdomNode | null = null;
-      const kept = f.kept;
-      if (kept !== null) node = kept.length === 1 ? mergeInto(f, kept[0]) : aggregate(f, kept);
+      let start = chains.end;
+      if (f.kept !== null) {
+        node = aggregate(f, f.kept, chains);
+      } else if (f.firstKept !== null) {
+        start = f.firstStart;
+        node = mergeInto(f, f.firstKept, chains);
+      }
       if (parent) {
-        if (node) (parent.kept ??= []).push(node);
+        if (node) keep(parent, node, start, chains);
         if (f.hasInput) parent.hasInput = true;
       } else {
         result = node;
+        resultStart = start;
       }
       continue;
     }
@@ -350,10 +447,12 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       const text = normaliseWhitespace(raw);
       const props = leafProps(text, position, prevName, nameOf(next));
       position += text.length;
+      const start = chains.end;
+      chains.push('#text', NO_CLASSES, '');
       const leaf: CdomNode = {
-        tags: ['#text'],
-        classNames: [NO_CLASSES],
-        ids: [''],
+        tags: NO_CHAIN,
+        classNames: NO_CHAIN,
+        ids: NO_CHAIN,
         text,
         children: [],
         parent: null,
@@ -365,7 +464,7 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
       blocks.push(leaf);
       f.counts ??= { countedChildTags: 0 };
       leafInfo.push({ context: f.context, rawDepth: f.rawDepth + 1, parentCounts: f.counts });
-      (f.kept ??= []).push(leaf);
+      keep(f, leaf, start, chains);
     } else if (isElement(c)) {
       const tag = c.localName;
       const prevName = f.prevChildName;
@@ -396,8 +495,10 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         const text = normaliseWhitespace(raw);
         const props = leafProps(text, position, '', '');
         position += text.length;
+        const start = chains.end;
+        chains.push('#text', NO_CLASSES, '');
         const leaf: CdomNode = {
-          tags: ['#text'], classNames: [NO_CLASSES], ids: [''], text, children: [], parent: null, depth: 0, props,
+          tags: NO_CHAIN, classNames: NO_CHAIN, ids: NO_CHAIN, text, children: [], parent: null, depth: 0, props,
           domNode: c,
         };
         const context = codeContext(frame);
@@ -405,23 +506,19 @@ export function buildCdom(rootNode: DomNode, rootTag: string, limits: CdomLimits
         blocks.push(leaf);
         frame.counts = { countedChildTags: 0 };
         leafInfo.push({ context, rawDepth: frame.rawDepth + 1, parentCounts: frame.counts });
-        frame.kept = [leaf];
+        keep(frame, leaf, start, chains);
       }
     } else {
       f.prevChildName = '';
     }
   }
 
-  // Depths and chain order, top-down (iterative).
+  // Depths, top-down (iterative).
   if (result) {
+    chains.finish(result, resultStart);
     const todo: CdomNode[] = [result];
     while (todo.length > 0) {
       const n = todo.pop()!;
-      if (n.tags.length > 1) {
-        n.tags.reverse();
-        n.classNames.reverse();
-        n.ids.reverse();
-      }
       for (const k of n.children) {
         k.depth = n.depth + 1;
         todo.push(k);

@@ -55,10 +55,11 @@ export interface AncestorContext {
   /** [ROLE_NAMES.length] 1 when some ancestor has the role. */
   readonly roles: Uint8Array;
   /**
-   * [CLASS_WORDS.length] raw DOM depth of the nearest ancestor whose class or id has the word; -1 when none.
-   * A plain array of small integers: copied on change, and a 34-element Int32Array would live off the V8 heap.
+   * The CLASS_WORDS that the class or id of some ancestor has, with the raw DOM depth of the nearest such ancestor:
+   * pairs [word index, depth, word index, depth, ...] by word index. Copied on change (most contexts have a few
+   * words: a pair per word is less to copy than a depth for each of the 34).
    */
-  readonly classDepth: readonly number[];
+  readonly classWords: readonly number[];
   /**
    * Some ancestor is hidden: an inline style `display: none` or `visibility: hidden`, the `hidden` attribute,
    * `aria-hidden="true"`, or a class that hides it in common CSS frameworks (`hidden`, `d-none`, `sr-only`, ...).
@@ -80,7 +81,7 @@ export interface AncestorContext {
 export const ROOT_CONTEXT: AncestorContext = {
   tags: new Uint8Array(ANCESTOR_TAGS.length),
   roles: new Uint8Array(ROLE_NAMES.length),
-  classDepth: new Array<number>(CLASS_WORDS.length).fill(-1),
+  classWords: [],
   hidden: false,
   commentDepth: -1,
   inLink: false,
@@ -119,26 +120,59 @@ function tokenStart(s: string, from: number): number {
   return at;
 }
 
-const longest = (words: Iterable<string>): number => Math.max(...[...words].map((t) => t.length));
+/**
+ * Lower-case ASCII words, looked up by a run of ASCII letters of a string in any case, found without cutting the run
+ * out and lower-casing it (class/id tokens: ids, and class attributes the memos have not seen, are split on every
+ * element). A trie over a-z: node n's child for letter c is next[n * 26 + c], 0 when none.
+ */
+class LetterTrie<V> {
+  private readonly next: Int32Array;
+  private readonly values: (V | undefined)[] = [undefined];
+
+  constructor(entries: Iterable<readonly [string, V]>) {
+    const next: number[] = new Array<number>(26).fill(0);
+    for (const [word, value] of entries) {
+      if (!/^[a-z]+$/.test(word)) continue; // never a token: tokens are letters only
+      let node = 0;
+      for (let i = 0; i < word.length; i++) {
+        const at = node * 26 + word.charCodeAt(i) - 97;
+        if (next[at] === 0) {
+          next[at] = this.values.length;
+          this.values.push(undefined);
+          for (let k = 0; k < 26; k++) next.push(0);
+        }
+        node = next[at];
+      }
+      this.values[node] = value;
+    }
+    this.next = Int32Array.from(next);
+  }
+
+  /** The value of the word s[start, end), a run of ASCII letters, lower-cased; undefined when none. */
+  get(s: string, start: number, end: number): V | undefined {
+    let node = 0;
+    for (let i = start; i < end; i++) {
+      node = this.next[node * 26 + (s.charCodeAt(i) | 0x20) - 97];
+      if (node === 0) return undefined;
+    }
+    return this.values[node];
+  }
+}
 
 /** Indices of CLASS_WORDS found in an id (not remembered: ids are unique, they would only fill a memo). */
 function idWordIndices(s: string): readonly number[] {
   return s.length === 0 ? NO_WORDS : classWordsOf(s);
 }
-/** Tokens longer than this are no key of CLASS_TOKEN_INDEX: not cut out. */
-const CLASS_TOKEN_MAX = longest(CLASS_TOKEN_INDEX.keys());
+const CLASS_TOKENS = new LetterTrie(CLASS_TOKEN_INDEX);
 /** Indices of CLASS_WORDS found in a class attribute or id. */
 export function classWordsOf(s: string): readonly number[] {
   let out: number[] | null = null;
   for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
     end = tokenEnd(s, at);
-    const n = end - at;
-    if (n >= 2 && n <= CLASS_TOKEN_MAX) {
-      const i = CLASS_TOKEN_INDEX.get(s.slice(at, end).toLowerCase());
-      if (i !== undefined) {
-        out ??= [];
-        if (!out.includes(i)) out.push(i);
-      }
+    const i = CLASS_TOKENS.get(s, at, end);
+    if (i !== undefined) {
+      out ??= [];
+      if (!out.includes(i)) out.push(i);
     }
   }
   return out ?? NO_WORDS;
@@ -152,9 +186,9 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden', 'sr-only', 'screen-reader-text', 'screen-reader-only', 'element-invisible', 'offscreen',
   'a11y-hidden', 'hide-text', 'is-invisible', 'u-visually-hidden', 'hidden-content', 'ng-hide', 'x-hidden',
 ]);
-/** True when a class attribute holds one of HIDDEN_CLASSES. */
-function hasHiddenClass(classAttr: string): boolean {
-  for (const c of classAttr.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+/** True when a class list holds one of HIDDEN_CLASSES, in any case. */
+function hasHiddenClass(classList: readonly string[]): boolean {
+  for (const c of classList) if (HIDDEN_CLASSES.has(c.toLowerCase())) return true;
   return false;
 }
 
@@ -167,14 +201,12 @@ export const COMMENT_TOKENS: ReadonlySet<string> = new Set([
 function idNamesComment(s: string): boolean {
   return s.length !== 0 && namesComment(s);
 }
-/** Tokens longer than this are no comment token: not cut out. */
-const COMMENT_TOKEN_MAX = longest(COMMENT_TOKENS);
+const COMMENT_TOKEN_TRIE = new LetterTrie([...COMMENT_TOKENS].map((t) => [t, true] as const));
 /** True when a class attribute or id names a comment section. */
 export function namesComment(s: string): boolean {
   for (let at = tokenStart(s, 0), end = at; at < s.length; at = tokenStart(s, end)) {
     end = tokenEnd(s, at);
-    const n = end - at;
-    if (n >= 5 && n <= COMMENT_TOKEN_MAX && COMMENT_TOKENS.has(s.slice(at, end).toLowerCase())) return true;
+    if (COMMENT_TOKEN_TRIE.get(s, at, end) === true) return true;
   }
   return false;
 }
@@ -188,7 +220,14 @@ function classListOf(cls: string): string[] {
   const t = cls.trim();
   if (t.length === 0) return NO_CLASSES;
   const parts = t.split(WS_SPLIT);
-  return parts.length < 2 ? parts : [...new Set(parts)];
+  return hasRepeats(parts) ? [...new Set(parts)] : parts;
+}
+
+/** Whether a name is in `names` twice (class attributes of the DOM have no repeats: normalised by the tree builder). */
+function hasRepeats(names: readonly string[]): boolean {
+  if (names.length > 16) return new Set(names).size < names.length;
+  for (let i = 1; i < names.length; i++) for (let j = 0; j < i; j++) if (names[i] === names[j]) return true;
+  return false;
 }
 
 /** What the CDOM walk reads of one class attribute. */
@@ -212,22 +251,96 @@ const NO_CLASS_FACTS: ClassFacts = { words: NO_WORDS, hidden: false, comment: fa
 export function classFactsOf(classAttr: string): ClassFacts {
   return classAttr.length === 0 ? NO_CLASS_FACTS : classFactsMemo(classAttr);
 }
-const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => ({
-  words: classWordsOf(cls), hidden: hasHiddenClass(cls), comment: namesComment(cls), list: classListOf(cls),
-}));
+const classFactsMemo = ownedKeyMemo((cls: string): ClassFacts => {
+  const list = classListOf(cls);
+  return { words: classWordsOf(cls), hidden: hasHiddenClass(list), comment: namesComment(cls), list };
+});
 
 const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
   ['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6],
 ]);
 
+/** Where withClassWords merges, before the result is copied out at its exact length. */
+const mergedWords: number[] = new Array<number>(2 * CLASS_WORDS.length).fill(0);
+
+/** AncestorContext.classWords `pairs` with the words of `a` and `b` (indices of CLASS_WORDS) set to `depth`. */
+function withClassWords(pairs: readonly number[], a: readonly number[], b: readonly number[], depth: number): number[] {
+  for (let k = 0; k < pairs.length; k++) mergedWords[k] = pairs[k];
+  let n = pairs.length;
+  for (let k = 0; k < a.length + b.length; k++) n = setWord(n, k < a.length ? a[k] : b[k - a.length], depth);
+  return mergedWords.slice(0, n);
+}
+
+/** Sets `word` to `depth` in the first n entries of mergedWords, adding it in its place; returns the new length. */
+function setWord(n: number, word: number, depth: number): number {
+  let at = n;
+  while (at > 0 && mergedWords[at - 2] > word) at -= 2;
+  if (at > 0 && mergedWords[at - 2] === word) {
+    mergedWords[at - 1] = depth;
+    return n;
+  }
+  for (let k = n - 1; k >= at; k--) mergedWords[k + 2] = mergedWords[k];
+  mergedWords[at] = word;
+  mergedWords[at + 1] = depth;
+  return n + 2;
+}
+
+/** How many CLASS_WORDS one of two contexts has and the other has not. */
+export function classWordsApart(a: AncestorContext, b: AncestorContext): number {
+  const x = a.classWords;
+  const y = b.classWords;
+  let i = 0;
+  let j = 0;
+  let apart = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i] === y[j]) {
+      i += 2;
+      j += 2;
+    } else if (x[i] < y[j]) {
+      i += 2;
+      apart++;
+    } else {
+      j += 2;
+      apart++;
+    }
+  }
+  return apart + (x.length - i) / 2 + (y.length - j) / 2;
+}
+
+/**
+ * The context last made below an element at one raw DOM depth, for a CDOM walk (one per depth). The elements that
+ * follow at that depth with the same parent context, tag and class attribute, and no other attribute childContext
+ * reads, get the same context instead of a copy: the items of a list, the links in them, the paragraphs of a text.
+ */
+export class ContextMemo {
+  parent: AncestorContext | null = null;
+  tag = '';
+  classFacts: ClassFacts = NO_CLASS_FACTS;
+  depth = -1;
+  context: AncestorContext = ROOT_CONTEXT;
+}
+
 /** The context below element `el` (raw DOM depth `depth`), given its parent's. */
 export function childContext(
   parent: AncestorContext, el: DomElement, tag: string, classFacts: ClassFacts, id: string, depth: number,
-  hasAttributes: boolean,
+  hasAttributes: boolean, memo: ContextMemo | null = null,
 ): AncestorContext {
+  const role = hasAttributes ? attr(el, 'role') : null;
+  const style = hasAttributes ? attr(el, 'style') : null;
+  const hiddenAttr = hasAttributes ? attr(el, 'hidden') : null;
+  const ariaHidden = hasAttributes ? attr(el, 'aria-hidden') : null;
+  const itemprop = hasAttributes ? attr(el, 'itemprop') : null;
+  const itemtype = hasAttributes ? attr(el, 'itemtype') : null;
+  // Only the tag and the class attribute count (an empty id is none).
+  const plain = memo !== null && id === '' && role === null && style === null && hiddenAttr === null &&
+    ariaHidden === null && itemprop === null && itemtype === null;
+  if (plain && memo.parent === parent && memo.tag === tag && memo.classFacts === classFacts && memo.depth === depth) {
+    return memo.context;
+  }
+
   let tags = parent.tags;
   let roles = parent.roles;
-  let classDepth = parent.classDepth;
+  let classWords = parent.classWords;
   let hidden = parent.hidden;
   let commentDepth = parent.commentDepth;
   let inLink = parent.inLink;
@@ -249,7 +362,6 @@ export function childContext(
     inLink = true;
     changed = true;
   }
-  const role = hasAttributes ? attr(el, 'role') : null;
   if (role !== null && role.length > 0) {
     for (const r of role.toLowerCase().split(' ')) {
       const ri = ROLE_INDEX.get(r);
@@ -263,26 +375,20 @@ export function childContext(
   const cw = classFacts.words;
   const iw = idWordIndices(id);
   if (cw.length > 0 || iw.length > 0) {
-    const copy = classDepth.slice();
-    for (const i of cw) copy[i] = depth;
-    for (const i of iw) copy[i] = depth;
-    classDepth = copy;
+    classWords = withClassWords(classWords, cw, iw, depth);
     changed = true;
   }
   if (hasAttributes) {
     if (!hidden) {
-      const style = attr(el, 'style');
       if (
-        (style !== null && HIDDEN_STYLE.test(style)) || attr(el, 'hidden') !== null ||
-        attr(el, 'aria-hidden') === 'true' || classFacts.hidden
+        (style !== null && HIDDEN_STYLE.test(style)) || hiddenAttr !== null || ariaHidden === 'true' ||
+        classFacts.hidden
       ) {
         hidden = changed = true;
       }
     }
     let comment = classFacts.comment || idNamesComment(id);
     if (!comment) {
-      const itemprop = attr(el, 'itemprop');
-      const itemtype = attr(el, 'itemtype');
       comment = (role !== null && /\bcomment\b/i.test(role)) ||
         (itemprop !== null && /\bcomment\b/i.test(itemprop)) ||
         (itemtype !== null && /Comment\b/.test(itemtype));
@@ -292,7 +398,14 @@ export function childContext(
       changed = true;
     }
   }
-  return changed
-    ? { tags, roles, classDepth, hidden, commentDepth, inLink, heading }
-    : parent;
+  if (!changed) return parent;
+  const context: AncestorContext = { tags, roles, classWords, hidden, commentDepth, inLink, heading };
+  if (plain) {
+    memo.parent = parent;
+    memo.tag = tag;
+    memo.classFacts = classFacts;
+    memo.depth = depth;
+    memo.context = context;
+  }
+  return context;
 }

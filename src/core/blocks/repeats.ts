@@ -14,6 +14,33 @@ export const MIN_REPEAT_CHARS = 80;
 
 const SPACES = /\s+/g;
 
+/** Whether a UTF-16 code unit is whitespace to a regex (`\s`: Unicode space separators, line terminators, BOM). */
+export function isRegexSpace(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The paragraph's text (its blocks' texts, in order) without whitespace: what groups copies. */
+function textKey(blocks: readonly CdomNode[], run: readonly number[]): string {
+  let key = '';
+  for (const i of run) key += blocks[i].text;
+  return key.replace(SPACES, '');
+}
+
+/** A hash of textKey, computed without building it (equal keys have equal hashes). */
+function textHash(blocks: readonly CdomNode[], run: readonly number[]): number {
+  let h = 0x811c9dc5;
+  for (const i of run) {
+    const text = blocks[i].text;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (!isRegexSpace(c)) h = Math.imul(h ^ c, 0x01000193);
+    }
+  }
+  return h;
+}
+
 interface Seen {
   /** Block indices of the first kept copy. */
   blocks: number[];
@@ -89,24 +116,37 @@ function containerOf(node: DomNode): DomNode | null | undefined {
  * Returns the number of paragraphs dropped. `labels` is changed in place.
  */
 export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): number {
+  // Copies are grouped by their text without whitespace. That text is cut out only for paragraphs whose hash came
+  // before (most paragraphs are met once): `firstByHash` holds the first paragraph of each hash until a second comes,
+  // then null; `groups` holds the paragraphs whose text was cut out, by it, in page order.
   const groups = new Map<string, Seen[]>();
+  const firstByHash = new Map<number, Seen | null>();
+  const addToGroup = (copy: Seen) => {
+    const key = textKey(blocks, copy.blocks);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [copy]);
+    else group.push(copy);
+  };
   let run: number[] = [];
   let chars = 0;
   const flush = () => {
     if (run.length > 0 && chars >= MIN_REPEAT_CHARS) {
       const container = containerOf(blocks[run[0]].domNode as DomNode);
       if (container !== undefined) {
-        let key = '';
         let hidden = true;
-        for (const i of run) {
-          key += blocks[i].text;
-          if (leafInfo[i]?.context.hidden !== true) hidden = false;
-        }
-        key = key.replace(SPACES, '');
+        for (const i of run) if (leafInfo[i]?.context.hidden !== true) hidden = false;
         const copy: Seen = { blocks: run, hidden, container, variant: false };
-        const group = groups.get(key);
-        if (group === undefined) groups.set(key, [copy]);
-        else group.push(copy);
+        const hash = textHash(blocks, run);
+        const first = firstByHash.get(hash);
+        if (first === undefined) {
+          firstByHash.set(hash, copy);
+        } else {
+          if (first !== null) {
+            addToGroup(first);
+            firstByHash.set(hash, null);
+          }
+          addToGroup(copy);
+        }
       }
     }
     run = [];

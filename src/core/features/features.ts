@@ -8,7 +8,7 @@
 // listed in `featureNames`.
 import type { CdomNode, FeatureSetName, NodeProps } from '../../types.js';
 import { PithError } from '../../errors.js';
-import { ANCESTOR_TAGS, CLASS_WORDS, ROLE_NAMES } from '../blocks/context.js';
+import { ANCESTOR_TAGS, CLASS_WORDS, ROLE_NAMES, classWordsApart } from '../blocks/context.js';
 import type { Page } from '../blocks/page.js';
 import { javaTrim, lowerWords } from '../parse/text-stats.js';
 
@@ -244,7 +244,7 @@ function lowestCommonAncestor(a: CdomNode, b: CdomNode): CdomNode | null {
 function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array {
   const out = new Int32Array(blocks.length).fill(-1);
   if (!root) return out;
-  const chainIds = new Map<string, number>();
+  const chains = new SelectorChains();
   const pairIds = new Map<number, number>();
   const nodes: CdomNode[] = [root];
   const parentIds: number[] = [-1];
@@ -252,23 +252,7 @@ function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array
   while (nodes.length > 0) {
     const n = nodes.pop()!;
     const parentId = parentIds.pop()!;
-    let tpc: string;
-    if (n.tags.length === 1 && n.classNames[0].length === 0) {
-      tpc = n.tags[0];
-    } else {
-      tpc = '';
-      for (let i = 0; i < n.tags.length; i++) {
-        if (i > 0) tpc += ',';
-        tpc += n.tags[i];
-        const cls = n.classNames[i];
-        if (cls) for (let j = 0; j < cls.length; j++) tpc += '.' + cls[j]; // indexed: no iterator objects
-      }
-    }
-    let chainId = chainIds.get(tpc);
-    if (chainId === undefined) {
-      chainId = chainIds.size;
-      chainIds.set(tpc, chainId);
-    }
+    const chainId = chains.idOf(n.tags, n.classNames);
     const key = chainId * 0x4000000 + (parentId + 1); // exact while both stay below 2^26
     let id = pairIds.get(key);
     if (id === undefined) {
@@ -287,6 +271,71 @@ function classSelectorIds(root: CdomNode | null, blocks: CdomNode[]): Int32Array
     }
   }
   return out;
+}
+
+/**
+ * Ids of the selector strings of merged chains (`tag.class.class,tag.class,...`, one page's), equal exactly when the
+ * strings are, found without building the strings. Two strings are equal exactly when their pieces between commas
+ * are, so a chain is a path of interned pieces in a trie. A tag with its class list is one piece, `tag.class.class`,
+ * unless a name in it holds a comma; its pieces are found once per class list and tag.
+ */
+class SelectorChains {
+  private readonly pieceIds = new Map<string, number>();
+  /** The pieces of a class list (by identity: one list per distinct class attribute) with the tag it came with last. */
+  private readonly byClassList = new Map<readonly string[], { tag: string; pieces: number | number[] }>();
+  /** The trie: next[node].get(piece) is the node one piece longer; node 0 is the empty chain. */
+  private readonly next: (Map<number, number> | undefined)[] = [undefined];
+
+  idOf(tags: readonly string[], classNames: readonly (readonly string[])[]): number {
+    let node = 0;
+    for (let i = 0; i < tags.length; i++) {
+      const pieces = this.piecesOf(tags[i], classNames[i]);
+      if (typeof pieces === 'number') node = this.step(node, pieces);
+      else for (const piece of pieces) node = this.step(node, piece);
+    }
+    return node;
+  }
+
+  private piecesOf(tag: string, classList: readonly string[] | undefined): number | number[] {
+    if (classList === undefined || classList.length === 0) return this.piecesOfSegment(tag);
+    const last = this.byClassList.get(classList);
+    if (last !== undefined && last.tag === tag) return last.pieces;
+    let segment = tag;
+    for (let j = 0; j < classList.length; j++) segment += '.' + classList[j]; // indexed: no iterator objects
+    const pieces = this.piecesOfSegment(segment);
+    if (last === undefined) {
+      this.byClassList.set(classList, { tag, pieces });
+    } else {
+      last.tag = tag;
+      last.pieces = pieces;
+    }
+    return pieces;
+  }
+
+  private piecesOfSegment(segment: string): number | number[] {
+    return segment.includes(',') ? segment.split(',').map((piece) => this.pieceId(piece)) : this.pieceId(segment);
+  }
+
+  private pieceId(piece: string): number {
+    let id = this.pieceIds.get(piece);
+    if (id === undefined) {
+      id = this.pieceIds.size;
+      this.pieceIds.set(piece, id);
+    }
+    return id;
+  }
+
+  private step(node: number, piece: number): number {
+    let children = this.next[node];
+    if (children === undefined) this.next[node] = children = new Map();
+    let child = children.get(piece);
+    if (child === undefined) {
+      child = this.next.length;
+      this.next.push(undefined);
+      children.set(piece, child);
+    }
+    return child;
+  }
 }
 
 /** Equal tag chains (the same as comparing `tags.join('>')`: tag names hold no '>'). */
@@ -487,10 +536,10 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       for (let k = 0; k < ctx.tags.length; k++) unary[o++] = ctx.tags[k] ? 1 : -1;
       for (let k = 0; k < ctx.roles.length; k++) unary[o++] = ctx.roles[k] ? 1 : -1;
       const parentDepth = info.rawDepth - 1;
-      for (let k = 0; k < ctx.classDepth.length; k++) {
-        const d = ctx.classDepth[k];
-        unary[o++] = d < 0 ? 0 : 1 / (1 + parentDepth - d);
-      }
+      unary.fill(0, o, o + CLASS_WORDS.length);
+      const words = ctx.classWords;
+      for (let k = 0; k < words.length; k += 2) unary[o + words[k]] = 1 / (1 + parentDepth - words[k + 1]);
+      o += CLASS_WORDS.length;
     }
     if (o !== row + nU) {
       throw new PithError('internal', `feature set ${set}: wrote ${o - row} unary values, names list ${nU}`);
@@ -530,7 +579,7 @@ export function computeFeatures(page: Page, set: FeatureSetName, options: { edge
       if (ca !== cb) {
         for (let k = 0; k < ca.tags.length; k++) if (ca.tags[k] !== cb.tags[k]) diff++;
         for (let k = 0; k < ca.roles.length; k++) if (ca.roles[k] !== cb.roles[k]) diff++;
-        for (let k = 0; k < ca.classDepth.length; k++) if ((ca.classDepth[k] < 0) !== (cb.classDepth[k] < 0)) diff++;
+        diff += classWordsApart(ca, cb);
       }
       edge[o++] = Math.log1p(diff);
       edge[o++] = b2d(ca.commentDepth !== cb.commentDepth);

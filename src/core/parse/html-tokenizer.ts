@@ -52,6 +52,75 @@ function isAsciiUpper(c: number): boolean {
 /** Attributes of one tag past which duplicates are found through a Set. */
 const LINEAR_DEDUP = 16;
 
+/**
+ * The tag names pages use, each a constant string of this module: a tag name read from the page is looked up by its
+ * characters (ASCII case-insensitively) and the constant used, instead of a string cut from the page for every start
+ * and end tag. Open addressing in a power-of-two table; names outside it are cut from the page as before.
+ * (Attribute names were tried too: the look-ups cost the parse more than the strings they saved.)
+ */
+class NameTable {
+  private readonly slots: (string | undefined)[];
+  private readonly mask: number;
+
+  constructor(names: readonly string[]) {
+    let size = 64;
+    while (size < names.length * 4) size *= 2;
+    this.slots = new Array<string | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+    for (const name of names) {
+      let at = NameTable.hash(name, 0, name.length) & this.mask;
+      while (this.slots[at] !== undefined && this.slots[at] !== name) at = (at + 1) & this.mask;
+      this.slots[at] = name;
+    }
+  }
+
+  /** Hash of s[start, end) with A-Z lower-cased, from its length and three of its characters (cheap, not thorough). */
+  private static hash(s: string, start: number, end: number): number {
+    const n = end - start;
+    return n * 0x9e37 + lowered(s.charCodeAt(start)) * 0x3b1 + lowered(s.charCodeAt(end - 1)) * 31 +
+      lowered(s.charCodeAt(start + (n >> 1)));
+  }
+
+  /** The name that s[start, end) is with A-Z lower-cased, when the table holds it. */
+  find(s: string, start: number, end: number): string | undefined {
+    const n = end - start;
+    for (let at = NameTable.hash(s, start, end) & this.mask; ; at = (at + 1) & this.mask) {
+      const name = this.slots[at];
+      if (name === undefined) return undefined;
+      if (name.length === n && equalsLowered(s, start, name)) return name;
+    }
+  }
+}
+
+function lowered(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** Whether s from `start` is `lower` (a lower-case name) once A-Z are lower-cased. */
+function equalsLowered(s: string, start: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) {
+    const c = s.charCodeAt(start + k);
+    if (c !== lower.charCodeAt(k) && !(c >= 65 && c <= 90 && c + 32 === lower.charCodeAt(k))) return false;
+  }
+  return true;
+}
+
+const TAG_NAMES = new NameTable([
+  // HTML elements
+  'a', 'abbr', 'address', 'area', 'article', 'aside', 'audio', 'b', 'base', 'bdi', 'bdo', 'blockquote', 'body', 'br',
+  'button', 'canvas', 'caption', 'center', 'cite', 'code', 'col', 'colgroup', 'data', 'datalist', 'dd', 'del',
+  'details', 'dfn', 'dialog', 'div', 'dl', 'dt', 'em', 'embed', 'fieldset', 'figcaption', 'figure', 'font', 'footer',
+  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'hr', 'html', 'i', 'iframe', 'img', 'input',
+  'ins', 'kbd', 'label', 'legend', 'li', 'link', 'main', 'map', 'mark', 'menu', 'meta', 'meter', 'nav', 'noscript',
+  'object', 'ol', 'optgroup', 'option', 'output', 'p', 'param', 'picture', 'pre', 'progress', 'q', 'rp', 'rt', 'ruby',
+  's', 'samp', 'script', 'search', 'section', 'select', 'slot', 'small', 'source', 'span', 'strike', 'strong', 'style',
+  'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'template', 'textarea', 'tfoot', 'th', 'thead', 'time', 'title',
+  'tr', 'track', 'tt', 'u', 'ul', 'var', 'video', 'wbr', 'nobr', 'noframes', 'noembed', 'frame', 'frameset',
+  // SVG and MathML (lower-cased, as the tokenizer gives them)
+  'svg', 'path', 'g', 'use', 'symbol', 'defs', 'circle', 'rect', 'line', 'polygon', 'polyline', 'ellipse',
+  'lineargradient', 'stop', 'clippath', 'mask', 'desc', 'foreignobject', 'math', 'mi', 'mo', 'mn',
+]);
+
 export class HtmlTokenizer {
   /** The text state the tree builder asked for, and the end tag that leaves it. */
   state = DATA;
@@ -61,6 +130,14 @@ export class HtmlTokenizer {
   stopped = false;
   private pos = 0;
   private readonly len: number;
+  /**
+   * Names and values of the attributes of the tag being read, alternating, in the first `attrLength` slots: copied
+   * out at their exact count when the tag ends (an array that grew by push took room for 19 at the second attribute).
+   */
+  private readonly attrBuffer: string[] = [];
+  private attrLength = 0;
+  /** The names in attrBuffer once there are more than LINEAR_DEDUP (a hostile tag can have 100,000). */
+  private attrNames: Set<string> | null = null;
   /** The first `&` at or after `ampFrom` (`len` when none): what hasAmpersand() last searched. */
   private nextAmp = -1;
   private ampFrom = 0;
@@ -260,8 +337,9 @@ export class HtmlTokenizer {
       this.pos = len;
       return;
     }
-    const name = upper ? lowerAsciiLetters(html.slice(nameStart, i)) : html.slice(nameStart, i);
-    let attrs: string[] | null = null;
+    const name = this.tagNameAt(nameStart, i, upper);
+    this.attrLength = 0;
+    this.attrNames = null;
     let selfClosing = false;
     for (;;) {
       if (i >= len) {
@@ -323,11 +401,51 @@ export class HtmlTokenizer {
           if (this.hasAmpersand(vs, i)) value = decodeHTMLAttribute(value);
         }
       }
-      if (!isEnd) attrs = addAttribute(attrs, aname, value);
+      if (!isEnd) this.addAttribute(aname, value);
     }
     this.pos = i + 1;
     if (isEnd) this.sink.endTag(name);
-    else this.sink.startTag(name, attrs, selfClosing);
+    else this.sink.startTag(name, this.attributes(), selfClosing);
+  }
+
+  /** The tag's attributes (attrBuffer) as an array of their own, null when none. */
+  private attributes(): string[] | null {
+    const b = this.attrBuffer;
+    // Literals for the common counts: allocated inline, where slice is a call into the runtime.
+    switch (this.attrLength) {
+      case 0: return null;
+      case 2: return [b[0], b[1]];
+      case 4: return [b[0], b[1], b[2], b[3]];
+      case 6: return [b[0], b[1], b[2], b[3], b[4], b[5]];
+      default: return b.slice(0, this.attrLength);
+    }
+  }
+
+  /** The tag name html[start, end), ASCII-lower-cased (`upper`: it has A-Z). */
+  private tagNameAt(start: number, end: number, upper: boolean): string {
+    const known = TAG_NAMES.find(this.html, start, end);
+    if (known !== undefined) return known;
+    const name = this.html.slice(start, end);
+    return upper ? lowerAsciiLetters(name) : name;
+  }
+
+  /** Adds name=value to the tag's attributes unless it already has that name (the first counts). */
+  private addAttribute(name: string, value: string): void {
+    const buffer = this.attrBuffer;
+    const n = this.attrLength;
+    if (n <= 2 * LINEAR_DEDUP) {
+      for (let k = 0; k < n; k += 2) if (buffer[k] === name) return;
+    } else {
+      if (this.attrNames === null) {
+        this.attrNames = new Set();
+        for (let k = 0; k < n; k += 2) this.attrNames.add(buffer[k]);
+      }
+      if (this.attrNames.has(name)) return;
+      this.attrNames.add(name);
+    }
+    buffer[n] = name;
+    buffer[n + 1] = value;
+    this.attrLength = n + 2;
   }
 
   /** RCDATA, RAWTEXT or script data: text up to `</rawName` followed by whitespace, `/` or `>`, then that end tag. */
@@ -409,23 +527,3 @@ function startsWithIgnoreCase(html: string, at: number, lower: string): boolean 
   return true;
 }
 
-/** Adds name=value unless the tag already has that name (the first counts). */
-function addAttribute(attrs: string[] | null, name: string, value: string): string[] {
-  if (attrs === null) return [name, value];
-  const n = attrs.length;
-  if (n <= 2 * LINEAR_DEDUP) {
-    for (let k = 0; k < n; k += 2) if (attrs[k] === name) return attrs;
-  } else {
-    let seen = dedupSets.get(attrs);
-    if (seen === undefined) {
-      seen = new Set();
-      for (let k = 0; k < n; k += 2) seen.add(attrs[k]);
-      dedupSets.set(attrs, seen);
-    }
-    if (seen.has(name)) return attrs;
-    seen.add(name);
-  }
-  attrs.push(name, value);
-  return attrs;
-}
-const dedupSets = new WeakMap<string[], Set<string>>();

@@ -98,6 +98,7 @@ const QUIRKS_PUBLIC_PREFIXES = [
  * the class memos of the CDOM walk keep them as keys uncopied (ownedKeyMemo, src/core/parse/string-memo.ts).
  */
 const normaliseClass = stringMemo((value: string): string => {
+  if (isNormalisedClass(value)) return value;
   const tokens = value.split(/\s+/);
   let out = '';
   const seen = new Set<string>();
@@ -108,6 +109,40 @@ const normaliseClass = stringMemo((value: string): string => {
   }
   return out;
 });
+
+/** Whitespace (`\s`) other than the space. */
+const OTHER_SPACE = /[^\S ]/;
+/** Tokens of a class attribute past which isNormalisedClass does not compare them two by two. */
+const FEW_TOKENS = 16;
+
+/**
+ * Whether normaliseClass would give `value` back as it is: distinct tokens between single spaces (most class
+ * attributes). Answered without cutting the tokens out; a long list is left to normaliseClass.
+ */
+function isNormalisedClass(value: string): boolean {
+  const n = value.length;
+  if (n === 0) return true;
+  if (value.charCodeAt(0) === 32 || value.charCodeAt(n - 1) === 32 || OTHER_SPACE.test(value)) return false;
+  const starts = [0];
+  for (let i = value.indexOf(' '); i >= 0; i = value.indexOf(' ', i + 1)) {
+    if (value.charCodeAt(i + 1) === 32 || starts.length === FEW_TOKENS) return false;
+    starts.push(i + 1);
+  }
+  starts.push(n + 1);
+  for (let a = 0; a + 1 < starts.length; a++) {
+    const aLength = starts[a + 1] - 1 - starts[a];
+    for (let b = 0; b < a; b++) {
+      if (starts[b + 1] - 1 - starts[b] === aLength && sameRun(value, starts[a], starts[b], aLength)) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether s[a, a + n) and s[b, b + n) are the same characters. */
+function sameRun(s: string, a: number, b: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
+}
 
 function isWhitespace(s: string): boolean {
   for (let i = 0; i < s.length; i++) {

@@ -76,6 +76,17 @@ describe('paper feature set (docs/design.md, Features)', () => {
     expect(many.u(11, 'has_10_duplicates')).toBe(-1);
   });
 
+  it('class selectors are equal when their strings are, commas and dots in class names included', () => {
+    // "div,i.x,b,#text" twice: a class "x,b" on one <i>, a <b> inside <i class="x"> in the other.
+    const comma = computeFeatures(parsePage('<body><div><i class="x,b">one</i></div><div><i class="x"><b>two</b></i></div></body>'), 'paper');
+    expect(comma.selectorIds[0]).toBe(comma.selectorIds[1]);
+    // "i.x.y,#text" twice: classes "x y" and "x.y".
+    const dot = computeFeatures(parsePage('<body><i class="x y">one</i><i class="x.y">two</i></body>'), 'paper');
+    expect(dot.selectorIds[0]).toBe(dot.selectorIds[1]);
+    const other = computeFeatures(parsePage('<body><i class="x y">one</i><i class="y x">two</i></body>'), 'paper');
+    expect(other.selectorIds[0]).not.toBe(other.selectorIds[1]);
+  });
+
   it('leaf features', () => {
     const { u } = featuresOf(PAGE, 'paper');
     expect(u(0, 'has_word')).toBeCloseTo(z(1, 0.8255, 0.5643817), 5);

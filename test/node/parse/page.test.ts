@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../../src/core/blocks/page.js';
 import { PithError } from '../../../src/errors.js';
 import { ROOT_CONTEXT } from '../../../src/core/blocks/context.js';
+import { type DomElement, parseHtmlDocument } from '../../../src/core/parse/dom.js';
 
 describe('parsePage limits and robustness', () => {
   it('throws input_too_large past maxInputChars', () => {
@@ -70,5 +71,23 @@ describe('parsePage limits and robustness', () => {
     for (const h of ['<', '<<<>>>', '<div', '</p></div>text', '<table><td>x<tr>y', '<html><html><body><body>z', '\u0000\ufffd']) {
       expect(() => parsePage(h)).not.toThrow();
     }
+  });
+});
+
+describe('class attributes in the DOM', () => {
+  const classOf = (value: string): string | null => {
+    const body = parseHtmlDocument(`<body><p class="${value}">x</p></body>`).documentElement!.firstChild!.nextSibling!;
+    return (body.firstChild as DomElement).getAttribute('class');
+  };
+
+  it('are their distinct tokens between single spaces', () => {
+    expect(classOf('a b c')).toBe('a b c');
+    expect(classOf('')).toBe('');
+    expect(classOf(' a  b\tc\n')).toBe('a b c');
+    expect(classOf('a b a')).toBe('a b');
+    expect(classOf('a\u00a0b')).toBe('a b');
+    expect(classOf('ab a b abc ab')).toBe('ab a b abc');
+    const many = Array.from({ length: 40 }, (_, i) => `c${i % 30}`).join(' ');
+    expect(classOf(many)).toBe(Array.from({ length: 30 }, (_, i) => `c${i}`).join(' '));
   });
 });
