@@ -4,6 +4,7 @@
 // A section heading is kept with the section it heads, and a line of text (blocks between two block breaks) whole.
 import type { CdomNode } from '../../types.js';
 import type { LeafInfo } from './cdom.js';
+import { ANCESTOR_TAGS } from './context.js';
 import { type DomElement, type DomNode, isElement } from '../parse/dom.js';
 
 /** Elements climbed at most from a block to its cell and table. */
@@ -187,6 +188,8 @@ export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly L
   }
 }
 
+const FIGURE_TAG = ANCESTOR_TAGS.indexOf('figure');
+
 /** Characters a figure caption may have for it to be kept with the text around its figure. */
 const CAPTION_MAX_CHARS = 600;
 
@@ -221,7 +224,8 @@ function figureOf(node: DomNode): { figure: DomNode; caption: DomNode | null } |
  * characters are left as the classifier judged them too. `labels` is changed in place.
  */
 export function keepFigureCaptions(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): void {
-  const figures = blocks.map((b) => figureOf(b.domNode as DomNode));
+  // the ancestor tags the blocks' contexts already hold say which blocks a figure holds: only those climb
+  const figures = blocks.map((b, i) => (leafInfo[i]?.context.tags[FIGURE_TAG] === 1 ? figureOf(b.domNode as DomNode) : null));
   for (let i = 0; i < blocks.length; i++) {
     const at = figures[i];
     if (at === null) continue;
