@@ -1,10 +1,12 @@
 // Label passes after decoding that make the kept content whole: a data table is kept with all its cells (the
 // classifier judges each cell alone and drops short header cells: "Physics" kept, "Chemistry" lost), and heading
 // edit links ("[edit]", Wikipedia's `mw-editsection`, the brackets left around a dropped link) are not text.
-// A section heading is kept with the section it heads, and a line of text (blocks between two block breaks) whole.
+// A section heading is kept with the section it heads, and a line of text (blocks between two block breaks) whole,
+// with the other lines of its paragraph when the page breaks the lines with a lone `<br>` (blocks/lines.ts).
 import type { CdomNode } from '../../types.js';
 import type { LeafInfo } from './cdom.js';
 import { ANCESTOR_TAGS } from './context.js';
+import { lineBreakJoins } from './lines.js';
 import { type DomElement, type DomNode, isElement } from '../parse/dom.js';
 
 /** Elements climbed at most from a block to its cell and table. */
@@ -153,6 +155,12 @@ export function keepSectionHeadings(
   }
 }
 
+/** Whether every character of blocks [from, to] is link text. */
+function allLink(blocks: readonly CdomNode[], from: number, to: number): boolean {
+  for (let k = from; k <= to; k++) if (blocks[k].props.nCharsInLink < blocks[k].props.nCharacters) return false;
+  return true;
+}
+
 /** Share of a line's characters that must be kept for its dropped pieces to be kept with it. */
 const LINE_KEEP_SHARE = 0.5;
 
@@ -161,12 +169,19 @@ const LINE_KEEP_SHARE = 0.5;
  * with a link in it), and the classifier, judging each piece alone, drops the punctuation and the short pieces
  * between kept links ("Larabel. <a>Title</a>. <i>Phoronix.com</i>. Retrieved 10 May 2016." came out as the link
  * glued to the italic). When most of a line's characters are kept, its dropped pieces are kept too, except hidden
- * ones, permalink marks and footnote backlinks ("^"). Run before dropEditLinks. `labels` is changed in place.
+ * ones, permalink marks and footnote backlinks ("^"). Lines one `<br>` apart are one paragraph to a reader (a poem,
+ * an address, a forum post typed with line breaks), judged together the same way; there a dropped line that is all
+ * link text ("Read entire review" under a review) stays dropped. Run before dropEditLinks. `labels` is changed in place.
  */
 export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array): void {
   let start = 0;
+  let joined = false;
   for (let i = 0; i < blocks.length; i++) {
-    if (!blocks[i].props.blockBreakAfter && i + 1 < blocks.length) continue;
+    if (i + 1 < blocks.length && !blocks[i].props.blockBreakAfter) continue;
+    if (i + 1 < blocks.length && lineBreakJoins(blocks, i)) {
+      joined = true;
+      continue;
+    }
     if (i > start) {
       let kept = 0;
       let total = 0;
@@ -178,13 +193,24 @@ export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly L
         else if (n > 0) dropped = true;
       }
       if (dropped && kept > 0 && kept >= LINE_KEEP_SHARE * total) {
+        let lineStart = start;
         for (let j = start; j <= i; j++) {
-          if (labels[j] === 1 || leafInfo[j]?.context.hidden === true || PERMALINK_MARK.test(blocks[j].text) || BACKLINK_MARK.test(blocks[j].text)) continue;
-          labels[j] = 1;
+          if (j < i && !blocks[j].props.blockBreakAfter) continue;
+          // one line (of the paragraph): a line of links alone ("Read entire review", "More »") is not its text
+          if (joined && allLink(blocks, lineStart, j)) {
+            lineStart = j + 1;
+            continue;
+          }
+          for (let k = lineStart; k <= j; k++) {
+            if (labels[k] === 1 || leafInfo[k]?.context.hidden === true || PERMALINK_MARK.test(blocks[k].text) || BACKLINK_MARK.test(blocks[k].text)) continue;
+            labels[k] = 1;
+          }
+          lineStart = j + 1;
         }
       }
     }
     start = i + 1;
+    joined = false;
   }
 }
 

@@ -148,8 +148,11 @@ function renderInline(nodes: readonly ContentNode[], ctx: InlineCtx): string {
 }
 
 /** A paragraph-level run of inline nodes. */
+/** Two or more line breaks in a row (`<br><br>`): a paragraph break, as a reader sees it. */
+const BREAK_RUN = / {2}\n(?:[ \t]* {2}\n)+[ \t]*/g;
+
 function renderParagraph(nodes: readonly ContentNode[]): string {
-  return escapeLineStarts(renderInline(nodes, PLAIN).trim());
+  return escapeLineStarts(renderInline(nodes, PLAIN).trim().replace(BREAK_RUN, '\n\n'));
 }
 
 /** Blocks and inline runs in order, joined by blank lines (or single newlines when `tight`). */

@@ -16,6 +16,7 @@ import { isBlankText } from '../parse/text-stats.js';
 import { ANCESTOR_TAGS } from '../blocks/context.js';
 import type { TextLayout } from './text.js';
 import { preformattedText } from '../blocks/units.js';
+import { lineBreakJoins } from '../blocks/lines.js';
 
 const WHITESPACE = /[\s\u00a0]/;
 /** Steps walked at most between two blocks; past it they are taken as separate (a long stretch of dropped markup). */
@@ -187,6 +188,7 @@ export function pageTextLayout(page: Page): TextLayout {
     gap: (a, b) => gapBetween(node(a), node(b), inPre(a) && inPre(b)),
     verbatimGap: (a, b) => (inPre(a) && inPre(b) ? gapBetween(node(a), node(b), true) : null),
     cell: (a, b) => (inTable(a) && inTable(b) ? cellSeparator(node(a), node(b)) : null),
+    lineBreak: (a, b) => !inPre(a) && !inPre(b) && lineBreakJoins(page.blocks, a),
     verbatim: (i) => (inPre(i) ? verbatimText(node(i)) : undefined),
   };
 }

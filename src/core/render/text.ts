@@ -13,6 +13,8 @@ export interface TextLayout {
   verbatimGap(a: number, b: number): string | null;
   /** Between kept blocks a < b in table cells: '\t' (same row), '\n' (next row), ' ' (same cell), or null (not a data table). */
   cell(a: number, b: number): '\t' | '\n' | ' ' | null;
+  /** Whether consecutive blocks a and b = a + 1 are two lines of one paragraph (one `<br>` alone between them). */
+  lineBreak(a: number, b: number): boolean;
   /** The block's text as shown when it is preformatted (`<pre>`: line breaks and indentation kept), else undefined. */
   verbatim(i: number): string | undefined;
 }
@@ -30,7 +32,7 @@ const SPACE = 32;
 
 /**
  * Joins kept blocks. Block texts come whitespace-normalised (single spaces); inline pieces run on, kept blocks are
- * separated by "\n\n" at a block break, by a space when dropped blocks lie between them, and else by what `layout`
+ * separated by "\n\n" at a block break ("\n" at a lone `<br>`), by a space when dropped blocks lie between them, and else by what `layout`
  * says the page shows between them (without a layout, blocks join as the reference joins them). Table cells become
  * one row per line with tab-separated cells; `<pre>` text keeps its lines. No line starts or ends with a space.
  */
@@ -65,7 +67,8 @@ export function renderText(blocks: readonly TextBlock[], labels: ArrayLike<numbe
       if (pre !== null && pre !== '\n\n') separator = pre; // a <br> inside one <pre>: its line break
       else if (cellGap === ' ' && pendingBreak) separator = ' '; // lines of one table cell: the row stays on one line
       else if (cell !== null || pendingBreak) {
-        separator = cell ?? '\n\n';
+        // two lines of one paragraph (one <br> between them): a line break, not a paragraph break
+        separator = cell ?? (lastKept === i - 1 && verbatim === undefined && layout?.lineBreak(lastKept, i) === true ? '\n' : '\n\n');
         lineStart = true;
       } else if (lastKept !== i - 1) separator = ' ';
       else if (layout !== undefined && (verbatim !== undefined || !(pendingSpace || text.charCodeAt(0) === SPACE))) {

@@ -117,6 +117,12 @@ describe('renderMarkdown: constructs', () => {
     expect(md).toBe('a\n\nb');
   });
 
+  it('renders one <br> as a hard line break and a run of them as a paragraph break', () => {
+    expect(markdownOf(doc('<p>Lorem ipsum<br>dolor sit<br> <br><br>amet<br>consectetur</p>'))).toBe(
+      'Lorem ipsum  \ndolor sit\n\namet  \nconsectetur',
+    );
+  });
+
   it('escapes markdown in text, including line starts after <br>', () => {
     const md = markdownOf(doc('<p>5 * 3 = [15] and snake_case and _x_ <b>tag</b></p><p># not a heading<br>- not a list<br>2. not ordered<br>&gt; not a quote</p>'));
     expect(md).toBe('5 \\* 3 = \\[15\\] and snake_case and \\_x\\_ **tag**\n\n\\# not a heading  \n\\- not a list  \n2\\. not ordered  \n\\> not a quote');

@@ -69,6 +69,27 @@ describe('keepLinesWhole', () => {
   });
 });
 
+describe('keepLinesWhole: the lines of one paragraph', () => {
+  const LINE_1 = 'The harbour was quiet when the boats came back that evening,';
+  const LINE_2 = 'nets empty';
+  const LINE_3 = 'and the gulls circling over the pier where the children waited.';
+
+  it('keeps a dropped line between kept lines of one paragraph (one <br> apart)', () => {
+    const { page, labels, keptTexts } = setup(`<body><div>${LINE_1}<br>${LINE_2}<br>${LINE_3}</div></body>`, [LINE_1, LINE_3]);
+    keepLinesWhole(page.blocks, page.leafInfo, labels);
+    expect(keptTexts()).toEqual([LINE_1, LINE_2, LINE_3]);
+  });
+
+  it('leaves a line that is a paragraph of its own (two <br>) or all link ("Read entire review")', () => {
+    const apart = setup(`<body><div>${LINE_1}<br><br>${LINE_2}<br><br>${LINE_3}</div></body>`, [LINE_1, LINE_3]);
+    keepLinesWhole(apart.page.blocks, apart.page.leafInfo, apart.labels);
+    expect(apart.keptTexts()).toEqual([LINE_1, LINE_3]);
+    const more = setup(`<body><div>${LINE_1} ${LINE_3}<br><a href="/r/1">Read entire review</a></div></body>`, [`${LINE_1} ${LINE_3}`]);
+    keepLinesWhole(more.page.blocks, more.page.leafInfo, more.labels);
+    expect(more.keptTexts()).toEqual([`${LINE_1} ${LINE_3}`]);
+  });
+});
+
 describe('keepFigureCaptions', () => {
   const AFTER = 'After the storm the crews worked through the night to clear the roads and restore power to the town.';
   const figure = (caption: string) =>

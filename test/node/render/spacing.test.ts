@@ -47,6 +47,23 @@ describe('word boundaries between blocks', () => {
   });
 });
 
+describe('lines of one paragraph (<br>)', () => {
+  it('gives one <br> a line break and two or more a paragraph break', () => {
+    expect(textOf('<div>Lorem ipsum<br>dolor sit<br> <br><br>amet, consectetur<br/>\n  adipisicing elit</div>')).toBe(
+      'Lorem ipsum\ndolor sit\n\namet, consectetur\nadipisicing elit',
+    );
+  });
+  it('finds the <br> after inline markup and before a line that starts with a link', () => {
+    expect(textOf('<p><b>Ann Lee</b><br><a href="/x">12 Main Street</a>, Springfield<br><!-- c -->USA</p>')).toBe(
+      'Ann Lee\n12 Main Street, Springfield\nUSA',
+    );
+  });
+  it('keeps a paragraph break between blocks, and where a dropped line lay between two kept ones', () => {
+    expect(textOf('<p>one</p><p>two</p>')).toBe('one\n\ntwo');
+    expect(textOf('<p>first line<br>menu<br>last line</p>', [1, 0, 1])).toBe('first line\n\nlast line');
+  });
+});
+
 describe('text of preformatted blocks, tables and invisible characters', () => {
   it('keeps the line breaks and indentation of <pre>', () => {
     expect(textOf('<p>Run:</p><pre>def f(x):\n    return x\n\nprint(f(1))\n</pre><p>Done.</p>')).toBe(
