@@ -77,11 +77,14 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
   const title = rawTitle === null ? null : javaTrim(normaliseWhitespace(rawTitle));
   const { root: domRoot, tag } = findContentRoot(document);
   let r = buildCdom(domRoot, tag, limits);
-  // Fallback ladder: a page whose only text is inside <noscript> (script-rendered apps) is walked again with it.
+  // Fallback ladder: a page whose text is all, or all but a loading notice, inside <noscript> (script-rendered apps:
+  // Discourse serves its posts there beside a "Loading" splash) is walked again with it.
   let fallback: Page['fallback'];
-  if (r.blocks.length === 0 && !r.truncated && r.nNoscript > 0) {
+  if (r.nNoscript > 0 && !r.truncated && wordsOf(r.blocks) < NOSCRIPT_THIN_WORDS) {
+    const before = wordsOf(r.blocks);
     const again = buildCdom(domRoot, tag, limits, { keepNoscript: true });
-    if (again.blocks.length > 0) {
+    const after = wordsOf(again.blocks);
+    if (again.blocks.length > 0 && (before === 0 || (after >= NOSCRIPT_MIN_WORDS && after >= NOSCRIPT_GAIN * before))) {
       r = again;
       fallback = 'noscript';
     }
@@ -99,6 +102,18 @@ export function parsePage(html: string, opts: ParseOptions = {}): Page {
     leafInfo: r.leafInfo,
     domMs,
   };
+}
+
+/** Below this many words outside `<noscript>`, a page is a script-rendered shell (a splash, a "Loading" line). */
+const NOSCRIPT_THIN_WORDS = 30;
+/** The `<noscript>` walk replaces a thin shell's when it has at least this many words, and this many times as many. */
+const NOSCRIPT_MIN_WORDS = 100;
+const NOSCRIPT_GAIN = 5;
+
+function wordsOf(blocks: CdomNode[]): number {
+  let n = 0;
+  for (let i = 0; i < blocks.length; i++) n += blocks[i]!.props.nWords;
+  return n;
 }
 
 /** The error for a page whose parse the pre-scan found too costly, saying which limit it passed. */

@@ -46,6 +46,22 @@ describe('parsePage limits and robustness', () => {
     expect(normal.fallback).toBeUndefined();
   });
 
+  it('falls back to <noscript> content when the rest is a loading shell (Discourse)', () => {
+    const post = 'I am in need of a new laptop as my power connector is completely shot and I would like advice on which to buy. ';
+    const shell = '<html><body><section id="d-splash"><p>Loading</p></section><header><a href="/">Return to the forum</a></header>';
+    const page = parsePage(`${shell}<noscript data-path="/t/1"><div class="post"><p>${post.repeat(6)}</p><p>${post.repeat(3)}</p></div></noscript></body></html>`);
+    expect(page.fallback).toBe('noscript');
+    expect(page.blocks.some((b) => b.text.includes(post.repeat(6).trim()))).toBe(true);
+    // A page with text of its own keeps it alone, however long its <noscript> is.
+    const own = parsePage(`<body><p>${'Visible words of the page itself. '.repeat(8)}</p><noscript><p>${post.repeat(9)}</p></noscript></body>`);
+    expect(own.fallback).toBeUndefined();
+    expect(own.blocks).toHaveLength(1);
+    // A thin page whose <noscript> only asks for JavaScript is not read through it.
+    const ask = parsePage('<body><p>Loading</p><noscript><p>Please enable JavaScript to use this site.</p></noscript></body>');
+    expect(ask.fallback).toBeUndefined();
+    expect(ask.blocks.map((b) => b.text)).toEqual(['Loading']);
+  });
+
   // V8 gives objects with other fields, or fields in another order, or frozen ones, hidden classes of their own; the
   // code that reads them is then compiled again whenever the rarer kind turns up (CHANGELOG.md).
   it('gives every page the same fields in the same order, truncated, fallback or not', () => {
