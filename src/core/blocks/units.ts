@@ -45,6 +45,45 @@ function blockInPre(el: DomElement, tag: string): boolean {
  * Leading and trailing blank lines are trimmed (HTML drops a first newline right after `<pre>`).
  */
 export function preformattedText(root: DomNode): string {
+  return finishPre(readPre(root, null));
+}
+
+/** A link inside a code block: where its text runs in `preformattedLinks`' text, end exclusive. */
+export interface PreLink {
+  start: number;
+  end: number;
+  el: DomElement;
+}
+
+/** `preformattedText` and the links (`<a href>`) in it, in order, each with where its text runs in that text (an
+ *  RFC's cross references, a man page's see-also). Links without text are left out. */
+export function preformattedLinks(root: DomNode): { text: string; links: PreLink[] } {
+  const links: PreLink[] = [];
+  const raw = readPre(root, links);
+  const text = finishPre(raw);
+  if (links.length === 0) return { text, links };
+  // finishPre only turns CR LF and CR into LF and cuts blank lines off the start and white space off the end: an
+  // offset in the raw text maps to the length of its prefix so changed, less the lines cut off the start.
+  const lead = raw.replace(CR, '\n').length - raw.replace(CR, '\n').replace(LEADING_BLANK_LINES, '').length;
+  const at = (o: number): number => Math.min(text.length, Math.max(0, raw.slice(0, o).replace(CR, '\n').length - lead));
+  const out: PreLink[] = [];
+  for (const l of links) {
+    const start = at(l.start);
+    const end = at(l.end);
+    if (end > start) out.push({ start, end, el: l.el });
+  }
+  return { text, links: out };
+}
+
+const LEADING_BLANK_LINES = /^(?:[ \t]*\n)+/;
+const TRAILING_SPACE = /\s+$/;
+
+function finishPre(raw: string): string {
+  return raw.replace(CR, '\n').replace(LEADING_BLANK_LINES, '').replace(TRAILING_SPACE, '');
+}
+
+/** The walk of `preformattedText`, before the ends are trimmed; with `links`, notes each `<a href>`'s span. */
+function readPre(root: DomNode, links: PreLink[] | null): string {
   let out = '';
   /** A line break is due before the next text (a block-level element ended, or starts). */
   let breakDue = false;
@@ -52,6 +91,7 @@ export function preformattedText(root: DomNode): string {
     if (out.length > 0 && !out.endsWith('\n')) out += '\n';
   };
   const exitBlock = new Set<DomNode>();
+  let open: PreLink | null = null;
   let n: DomNode | null = root.firstChild;
   for (let steps = 0; n !== null && steps < MAX_NODES; steps++) {
     let descend = false;
@@ -60,6 +100,7 @@ export function preformattedText(root: DomNode): string {
       if (data.length > 0) {
         if (breakDue && !data.startsWith('\n')) lineBreak();
         breakDue = false;
+        if (open !== null && open.start < 0) open.start = out.length;
         out += data;
       }
     } else if (isElement(n)) {
@@ -74,6 +115,10 @@ export function preformattedText(root: DomNode): string {
         }
         descend = n.firstChild !== null;
         if (!descend && exitBlock.has(n)) breakDue = true;
+        // A link opens where its first text goes (after any line break due), and closes when the walk leaves it.
+        if (descend && links !== null && open === null && tag === 'a' && n.getAttribute('href') !== null) {
+          open = { start: -1, end: -1, el: n };
+        }
       }
     }
     if (descend) {
@@ -87,8 +132,15 @@ export function preformattedText(root: DomNode): string {
         break;
       }
       if (exitBlock.has(n)) breakDue = true;
+      if (open !== null && n === open.el) open = closeLink(open, out, links!);
     }
     if (n !== null) n = n.nextSibling;
   }
-  return out.replace(CR, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+  if (open !== null) closeLink(open, out, links!);
+  return out;
+}
+
+function closeLink(open: PreLink, out: string, links: PreLink[]): null {
+  if (open.start >= 0 && out.length > open.start) links.push({ start: open.start, end: out.length, el: open.el });
+  return null;
 }

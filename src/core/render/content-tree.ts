@@ -25,7 +25,7 @@ import {
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
 import { pickImageSrc, safeUrl } from './url-policy.js';
-import { preformattedText } from '../blocks/units.js';
+import { preformattedLinks, preformattedText } from '../blocks/units.js';
 
 export interface ContentTreeOptions {
   /** Absolute base URL for links and images (see resolveBaseUrl); null leaves relative URLs relative. */
@@ -117,6 +117,8 @@ interface Frame {
   counted: boolean;
   /** Pre: language found on the pre or a code inside. */
   language?: string;
+  /** Pre: an `<a>` was met inside (its links are kept in the HTML; see preformattedLinks). */
+  hasLinks?: boolean;
   /** The element itself is in the kept set (the top of a merged CDOM chain): all text inside is kept. */
   keptElement: boolean;
   /** A `<figure>`: its images are judged by the text around the figure (see FigureScope). */
@@ -335,6 +337,7 @@ class TreeWalk {
     if (this.pre > 0) {
       if (kind === Kind.Br || kind === Kind.Img || kind === Kind.Hr) return kind;
       if (tag === 'code' && this.preFrame && this.preFrame.language === undefined) this.preFrame.language = languageOf(element);
+      if (tag === 'a' && this.preFrame) this.preFrame.hasLinks = true;
       kind = Kind.Transparent;
     }
     if (this.tableDepth === 0 && (kind === Kind.TSection || kind === Kind.Tr || tag === 'td' || tag === 'th')) kind = Kind.Flow;
@@ -488,11 +491,43 @@ class TreeWalk {
       for (const n of child.nodes) push(parent, n);
       return;
     }
-    const text = preformattedText(frame.el); // one unit: the whole block as the page shows it
     const attrs: ContentAttrs = {};
     if (frame.language !== undefined) attrs.language = frame.language;
-    push(parent, el('pre', [el('code', [{ kind: 'text', text }], attrs)]));
+    // One unit: the whole block as the page shows it, with its links (an RFC's cross references) where it has any.
+    const body = frame.hasLinks === true ? this.preWithLinks(frame.el) : [{ kind: 'text', text: preformattedText(frame.el) } as ContentNode];
+    push(parent, el('pre', [el('code', body, attrs)]));
   }
+
+  /** A code block's text cut at its links: text, then each link with a safe URL as an `<a>` over its own text. */
+  private preWithLinks(pre: DomElement): ContentNode[] {
+    const { text, links } = preformattedLinks(pre);
+    const out: ContentNode[] = [];
+    let at = 0;
+    for (const link of links) {
+      const href = link.el.getAttribute('href');
+      const safe = href === null ? null : safeUrl(href, this.baseUrl, 'link');
+      if (safe === null) continue;
+      // white space at a link's ends stays outside it: the link is its words
+      let start = link.start;
+      let end = link.end;
+      while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
+      while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
+      if (end === start || start < at) continue;
+      if (start > at) out.push({ kind: 'text', text: text.slice(at, start) });
+      const linkAttrs: ContentAttrs = { href: safe };
+      const title = link.el.getAttribute('title');
+      if (title) linkAttrs.title = collapseSpaces(title).trim();
+      out.push(el('a', [{ kind: 'text', text: text.slice(start, end) }], linkAttrs));
+      at = end;
+    }
+    if (at < text.length) out.push({ kind: 'text', text: text.slice(at) });
+    return out;
+  }
+}
+
+/** Space, tab, line feed, form feed, carriage return: the white space of HTML. */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 }
 
 /** Flow content (div, section, ...): its inline runs become paragraphs. */

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../../src/hosts/node/lib.js';
 import { parsePage } from '../../../src/core/blocks/page.js';
-import { preformattedText } from '../../../src/core/blocks/units.js';
+import { preformattedLinks, preformattedText } from '../../../src/core/blocks/units.js';
+import { htmlOf, markdownOf } from './helpers.js';
 import { dropRepeats } from '../../../src/core/blocks/repeats.js';
 import { dropEditLinks, keepTablesWhole } from '../../../src/core/blocks/whole.js';
 import { renderText } from '../../../src/core/render/text.js';
@@ -57,6 +58,34 @@ describe('a code block is one unit', () => {
     );
     const pre = firstElement(page.document as DomNode, 'pre');
     expect(preformattedText(pre)).toBe('import React from "react";\nfunction A() {\n  const x = 1;\n  return x;\n}\nlast()\n  tail()');
+  });
+});
+
+describe('links in a code block', () => {
+  const RFC =
+    '<pre>\r\n\r\nNetwork Working Group\r\n   as in <a href="#section-4">Section 4</a>, see <a href="/test/bcp78"> BCP 78 </a>\r\n' +
+    '   and <a href="javascript:alert(1)">this</a> or <a name="page-2"></a><a href="https://example.org/x" title="X">x</a></pre>';
+
+  it('finds each link with where its text runs in the block text (CR LF and leading blank lines taken out)', () => {
+    const page = parsePage(`<body>${RFC}</body>`);
+    const pre = firstElement(page.document as DomNode, 'pre');
+    const { text, links } = preformattedLinks(pre);
+    expect(text).toBe(preformattedText(pre));
+    expect(text.startsWith('Network Working Group\n')).toBe(true);
+    expect(links.map((l) => text.slice(l.start, l.end))).toEqual(['Section 4', ' BCP 78 ', 'this', 'x']);
+  });
+
+  it('keeps them as links in the HTML, over the same text; markdown keeps the fence plain', () => {
+    const url = 'https://example.com/doc/draft.html';
+    const html = htmlOf(`<body>${RFC}</body>`, undefined, url);
+    expect(html).toContain('as in <a href="https://example.com/doc/draft.html#section-4">Section 4</a>, see  <a href="https://example.com/test/bcp78">BCP 78</a> \n');
+    expect(html).toContain('and this or <a href="https://example.org/x" title="X">x</a></code></pre>');
+    expect(html).not.toMatch(/javascript:/);
+    expect(html.replace(/<[^>]+>/g, '')).toBe(
+      'Network Working Group\n   as in Section 4, see  BCP 78 \n   and this or x',
+    );
+    const md = markdownOf(`<body>${RFC}</body>`, undefined, url);
+    expect(md).toBe('```\nNetwork Working Group\n   as in Section 4, see  BCP 78 \n   and this or x\n```');
   });
 });
 
