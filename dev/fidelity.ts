@@ -2,7 +2,7 @@
 //  1. per element kind, against the expected article HTML of the Readability.js test pages (validation part):
 //     headings, list items, code blocks (exact text), table cells, images, links, blockquotes: the share of the
 //     expected ones the output has as the same kind (multiset match on whitespace-normalised text; images by file
-//     name; headings without their permalink anchors, `<a href="#…">¶</a>`), and how many extra ones it adds (per
+//     name, another `srcset` rendition of an expected image counting as it; headings without their permalink anchors, `<a href="#…">¶</a>`), and how many extra ones it adds (per
 //     expected one);
 //  2. over the WCXB dev pages: pages whose output repeats a paragraph (p, h1-h6, dd, dt, figcaption, blockquote)
 //     of 80+ characters more often than the ground truth has it, pages that come out empty although the ground truth is not, and `<pre>` blocks kept partly
@@ -88,10 +88,30 @@ export interface KindCount {
   extra: number;
 }
 
+/** The other renditions of each expected image: the file name of every `srcset` candidate -> its `src`'s file name.
+ *  pith writes one URL per image, the largest candidate; the same picture at another width is the same image. */
+function imageRenditions(html: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const el of elements(parseHtmlDocument(html))) {
+    if (el.localName !== 'img') continue;
+    const src = el.getAttribute('src');
+    const set = el.getAttribute('srcset');
+    if (!src || !set) continue;
+    const own = fileName(src);
+    for (const candidate of set.split(',')) {
+      const url = candidate.trim().split(/\s+/)[0];
+      if (url) out.set(fileName(url), own);
+    }
+  }
+  return out;
+}
+
 /** Per kind: expected elements, how many the output has (multiset match), how many it has beyond them. */
 export function compareKinds(expectedHtml: string, outputHtml: string): Record<Kind, KindCount> {
   const want = elementKeys(expectedHtml);
   const got = elementKeys(outputHtml);
+  const renditions = imageRenditions(expectedHtml);
+  got.images = got.images.map((f) => renditions.get(f) ?? f);
   const out = {} as Record<Kind, KindCount>;
   for (const k of KINDS) {
     const pool = new Map<string, number>();

@@ -49,6 +49,8 @@ export interface RegionCheck {
   frame: RegionFrame | null;
   /** Images: set when the image closes the kept content (see above). */
   closesContent?: boolean;
+  /** Images: set when the image opens the kept content (a lead image; see content-tree.ts, LeadImage). */
+  opensContent?: boolean;
 }
 
 export interface RegionFrame {

@@ -256,6 +256,8 @@ class TreeWalk {
   private pendingImages: Array<{ check: RegionCheck; image: DomNode; keptBefore: DomNode }> = [];
   /** The innermost `<figure>` the walk is in, or null. */
   private figure: FigureScope | null = null;
+  /** Before the first kept text: the last content image met, and how much dropped text has come since. */
+  private lead: LeadImage | null = null;
 
   constructor(
     private readonly kept: ReadonlySet<unknown>,
@@ -314,6 +316,15 @@ class TreeWalk {
   }
 
   private onText(isKept: boolean, text: DomNode | null): void {
+    if (this.lead !== null) {
+      if (isKept && text !== null) {
+        if (sharesArticle(this.lead.image, text)) this.lead.check.opensContent = true;
+        this.lead = null;
+      } else if (text !== null) {
+        this.lead.gap += (text as DomText).data.trim().length;
+        if (this.lead.gap > LEAD_GAP_CHARS) this.lead = null;
+      }
+    }
     for (const p of this.pending) p.nextKept = isKept;
     if (this.pending.length > 0) this.pending = [];
     if (!isKept) for (const p of this.pendingImages) p.check.closesContent = closesContent(p.keptBefore, p.image, text);
@@ -381,12 +392,19 @@ class TreeWalk {
     if (title) attrs.title = collapseSpaces(title).trim();
     const img = el('img', [], attrs);
     img.region = this.newRegion(element);
+    if (this.lastKeptText === null && isContentImage(element, this.figure !== null) && !this.inLink()) this.lead = { check: img.region, image: element, gap: 0 };
     if (this.figure !== null) {
       if (this.figure.keptBefore) img.region.prevKept = true;
       this.figure.images.push(img.region);
     }
     push(this.sink, img);
     this.sink.content = true;
+  }
+
+  /** Whether the walk is inside an `<a>` (a logo linking home, a teaser's thumbnail, an avatar). */
+  private inLink(): boolean {
+    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i].tag === 'a') return true;
+    return false;
   }
 
   private rule(): void {
@@ -640,6 +658,44 @@ function finishTr(child: Sink, parent: Sink): void {
   }
   if (child.content) parent.content = true;
   if (cells.length > 0) push(parent, el('tr', cells));
+}
+
+/**
+ * A lead image: the picture above an article's first kept paragraph (under a headline the output gives as its
+ * title). Kept when it is a content image (isContentImage) and not inside a link, no more
+ * than a caption, a credit and a byline of dropped text (LEAD_GAP_CHARS) lie between it and the first kept text,
+ * and the two share an element below `<body>` whose text is mostly that kept content's (not the page as a whole).
+ */
+interface LeadImage {
+  check: RegionCheck;
+  image: DomNode;
+  /** Characters of dropped text since the image. */
+  gap: number;
+}
+
+const LEAD_GAP_CHARS = 400;
+const LEAD_MIN_WIDTH = 300;
+const LEAD_MIN_HEIGHT = 150;
+
+/** A picture of the article, not a thumbnail or an avatar: never declared smaller than LEAD_MIN_WIDTH by
+ *  LEAD_MIN_HEIGHT, and in a `<figure>`, with a `srcset`, or declared at least that wide. */
+function isContentImage(img: DomElement, inFigure: boolean): boolean {
+  const w = Number.parseInt(img.getAttribute('width') ?? '', 10);
+  const h = Number.parseInt(img.getAttribute('height') ?? '', 10);
+  if (w > 0 && w < LEAD_MIN_WIDTH) return false;
+  if (h > 0 && h < LEAD_MIN_HEIGHT) return false;
+  return inFigure || w >= LEAD_MIN_WIDTH || img.getAttribute('srcset') !== null || img.getAttribute('data-srcset') !== null;
+}
+
+/** Whether the image and the first kept text lie in one element below `<body>` (an article, its header and body). */
+function sharesArticle(image: DomNode, text: DomNode): boolean {
+  const ancestors = new Set<DomNode>();
+  for (let n = image.parentNode, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) ancestors.add(n);
+  let common = text.parentNode;
+  for (let i = 0; common !== null && !ancestors.has(common) && i < MAX_CLIMB; i++) common = common.parentNode;
+  if (common === null || common.nodeType !== 1) return false;
+  const tag = (common as DomElement).localName;
+  return tag !== 'body' && tag !== 'html';
 }
 
 /** Elements climbed at most when comparing ancestors (real pages nest at most a few hundred deep). */

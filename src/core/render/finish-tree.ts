@@ -9,7 +9,7 @@ export function finalizeBlocks(nodes: ContentElement[]): ContentElement[] {
 }
 
 const regionKept = (r: RegionCheck, isImage: boolean): boolean =>
-  (r.prevKept && r.nextKept) || (isImage && ((r.frame !== null && r.frame.hasKept) || (r.prevKept && r.closesContent === true)));
+  (r.prevKept && r.nextKept) || (isImage && ((r.frame !== null && r.frame.hasKept) || (r.prevKept && r.closesContent === true) || r.opensContent === true));
 
 function finalizeChildren(nodes: readonly ContentNode[], blockContext: boolean): ContentNode[] {
   const out: ContentNode[] = [];

@@ -163,6 +163,27 @@ describe('renderMarkdown: constructs', () => {
     expect(markdownOf(logoOnly, /Copyright/)).toBe('The bridge reopened on Saturday.');
   });
 
+  it('keeps a lead image above the first kept paragraph, not a logo, a thumbnail or a far-away picture', () => {
+    const body = '<p>The bridge reopened on Saturday after two years of repairs.</p><p>Traffic was light.</p>';
+    const lead = (img: string, between = '') =>
+      doc(`<header><a href="/"><img src="/logo.png" alt="Gazette" width="600" height="200"></a></header><article><header><h1>Bridge reopens</h1>` +
+        `${img}<p class="byline">By Ann Lee</p>${between}</header>${body}</article>`);
+    const drop = /Bridge reopens|By Ann Lee|Credit|Filler/;
+    const picture = '<figure><img src="/bridge.jpg" srcset="/bridge-600.jpg 600w, /bridge-1200.jpg 1200w" alt="The bridge"><figcaption>Credit Bo Chen</figcaption></figure>';
+    expect(markdownOf(lead(picture), drop)).toBe(
+      '![The bridge](https://example.com/bridge-1200.jpg)\n\nThe bridge reopened on Saturday after two years of repairs.\n\nTraffic was light.',
+    );
+    // a declared width is enough outside a figure; a thumbnail's small size, or a link around it, is not
+    expect(markdownOf(lead('<img src="/wide.jpg" alt="Wide" width="900">'), drop)).toMatch(/^!\[Wide\]/);
+    expect(markdownOf(lead('<figure><img src="/thumb.jpg" alt="Thumb" width="117" height="81"></figure>'), drop)).toMatch(/^The bridge/);
+    expect(markdownOf(lead(`<a href="/other-story">${picture}</a>`), drop)).toMatch(/^The bridge/);
+    // more dropped text between it and the article than a caption and a byline: not the article's picture
+    expect(markdownOf(lead(picture, `<p>${'Filler about other things. '.repeat(20)}</p>`), drop)).toMatch(/^The bridge/);
+    // a picture whose only common ancestor with the article is the body
+    const apart = doc(`<div class="promo">${picture}</div><article>${body}</article>`);
+    expect(markdownOf(apart, drop)).toMatch(/^The bridge/);
+  });
+
   it('keeps the image of a figure between kept text although its credit and caption are dropped', () => {
     const page = doc(
       '<article><p>The bridge reopened on Saturday.</p><figure><img src="/bridge.jpg" alt="The bridge"><span>Credit Ann Lee</span>' +
