@@ -64,8 +64,10 @@ export function preformattedLinks(root: DomNode): { text: string; links: PreLink
   if (links.length === 0) return { text, links };
   // finishPre only turns CR LF and CR into LF and cuts blank lines off the start and white space off the end: an
   // offset in the raw text maps to the length of its prefix so changed, less the lines cut off the start.
-  const lead = raw.replace(CR, '\n').length - raw.replace(CR, '\n').replace(LEADING_BLANK_LINES, '').length;
-  const at = (o: number): number => Math.min(text.length, Math.max(0, raw.slice(0, o).replace(CR, '\n').length - lead));
+  const lf = raw.replace(CR, '\n');
+  const lead = lf.length - lf.replace(LEADING_BLANK_LINES, '').length;
+  const sameLength = lf.length === raw.length; // no CR LF pairs: raw offsets are LF offsets
+  const at = (o: number): number => Math.min(text.length, Math.max(0, (sameLength ? o : raw.slice(0, o).replace(CR, '\n').length) - lead));
   const out: PreLink[] = [];
   for (const l of links) {
     const start = at(l.start);

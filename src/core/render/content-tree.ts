@@ -24,7 +24,7 @@ import {
   isBlockNode,
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
-import { pickImageSrc, safeUrl } from './url-policy.js';
+import { isHtmlSpace, pickImageSrc, safeUrl } from './url-policy.js';
 import { preformattedLinks, preformattedText } from '../blocks/units.js';
 
 export interface ContentTreeOptions {
@@ -528,8 +528,8 @@ class TreeWalk {
       // white space at a link's ends stays outside it: the link is its words
       let start = link.start;
       let end = link.end;
-      while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
-      while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
+      while (start < end && isHtmlSpace(text.charCodeAt(start))) start++;
+      while (end > start && isHtmlSpace(text.charCodeAt(end - 1))) end--;
       if (end === start || start < at) continue;
       if (start > at) out.push({ kind: 'text', text: text.slice(at, start) });
       const linkAttrs: ContentAttrs = { href: safe };
@@ -541,11 +541,6 @@ class TreeWalk {
     if (at < text.length) out.push({ kind: 'text', text: text.slice(at) });
     return out;
   }
-}
-
-/** Space, tab, line feed, form feed, carriage return: the white space of HTML. */
-function isSpaceCode(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 }
 
 /** Flow content (div, section, ...): its inline runs become paragraphs. */
@@ -664,7 +659,7 @@ function finishTr(child: Sink, parent: Sink): void {
  * A lead image: the picture above an article's first kept paragraph (under a headline the output gives as its
  * title). Kept when it is a content image (isContentImage) and not inside a link, no more
  * than a caption, a credit and a byline of dropped text (LEAD_GAP_CHARS) lie between it and the first kept text,
- * and the two share an element below `<body>` whose text is mostly that kept content's (not the page as a whole).
+ * and the two share an element below `<body>` (not only the page as a whole).
  */
 interface LeadImage {
   check: RegionCheck;
@@ -689,10 +684,7 @@ function isContentImage(img: DomElement, inFigure: boolean): boolean {
 
 /** Whether the image and the first kept text lie in one element below `<body>` (an article, its header and body). */
 function sharesArticle(image: DomNode, text: DomNode): boolean {
-  const ancestors = new Set<DomNode>();
-  for (let n = image.parentNode, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) ancestors.add(n);
-  let common = text.parentNode;
-  for (let i = 0; common !== null && !ancestors.has(common) && i < MAX_CLIMB; i++) common = common.parentNode;
+  const common = commonAncestor(text, image);
   if (common === null || common.nodeType !== 1) return false;
   const tag = (common as DomElement).localName;
   return tag !== 'body' && tag !== 'html';
@@ -706,17 +698,23 @@ const MAX_CLIMB = 5_000;
  * does not hold `next`, the first text after the image (null: the page ends), and is not the whole page.
  */
 function closesContent(keptBefore: DomNode, image: DomNode, next: DomNode | null): boolean {
-  const ancestors = new Set<DomNode>();
-  for (let n = image.parentNode, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) ancestors.add(n);
-  let common = keptBefore.parentNode;
-  for (let i = 0; common !== null && !ancestors.has(common) && i < MAX_CLIMB; i++) common = common.parentNode;
-  if (common === null || !ancestors.has(common)) return false;
+  const common = commonAncestor(keptBefore, image);
+  if (common === null) return false;
   if (next === null) return true;
   if (common.nodeType !== 1) return false;
   const tag = (common as DomElement).localName;
   if (tag === 'body' || tag === 'html') return false;
   for (let n: DomNode | null = next, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) if (n === common) return false;
   return true;
+}
+
+/** The nearest element holding both `a` and `image` (climbing from `a`'s parent), or null. */
+function commonAncestor(a: DomNode, image: DomNode): DomNode | null {
+  const ancestors = new Set<DomNode>();
+  for (let n = image.parentNode, i = 0; n !== null && i < MAX_CLIMB; n = n.parentNode, i++) ancestors.add(n);
+  let common = a.parentNode;
+  for (let i = 0; common !== null && !ancestors.has(common) && i < MAX_CLIMB; i++) common = common.parentNode;
+  return common !== null && ancestors.has(common) ? common : null;
 }
 
 /** A table of data cells stays a table; a layout table (blocks in cells, or one column) becomes its cells' blocks. */

@@ -89,10 +89,10 @@ export function largestSrcsetUrl(srcset: string): string | null {
   const n = srcset.length;
   let i = 0;
   while (i < n) {
-    while (i < n && (srcset[i] === ',' || isSpace(srcset.charCodeAt(i)))) i++;
+    while (i < n && (srcset[i] === ',' || isHtmlSpace(srcset.charCodeAt(i)))) i++;
     if (i >= n) break;
     let j = i;
-    while (j < n && !isSpace(srcset.charCodeAt(j))) j++;
+    while (j < n && !isHtmlSpace(srcset.charCodeAt(j))) j++;
     let url = srcset.slice(i, j);
     let descriptor = '';
     if (url.endsWith(',')) {
@@ -124,7 +124,8 @@ export function largestSrcsetUrl(srcset: string): string | null {
   return best;
 }
 
-function isSpace(c: number): boolean {
+/** HTML's white space: space, tab, line feed, form feed, carriage return. */
+export function isHtmlSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 }
 
