@@ -9,11 +9,14 @@
 // Beside pith's ladder it prints a simple baseline (raw <title>, <meta name=author>, article:published_time) and
 // how often a value was given where the ground truth has none, and Readability.js's title (linkedom) beside pith's;
 // then title accuracy on the Readability.js test pages (all of them; expected-metadata.json, Readability's own
-// titles) for both. --no-readability skips Readability.js (about 0.4 s a page).
+// titles) for both, and which of pith's misses there are the page's headline: pith gives the page's h1 where the
+// expected title is not it (a meta or <title> that differs from what the page shows, which pith is asked not to
+// prefer). --no-readability skips Readability.js (about 0.4 s a page).
 
 import { parseArgs } from 'node:util';
 import { parseHtmlDocument } from '../src/core/parse/dom.js';
 import { extractMetadata } from '../src/core/metadata/metadata.js';
+import { collectCandidates } from '../src/core/metadata/walk.js';
 import { normaliseDate } from '../src/core/metadata/dates.js';
 import { iterateCorpus, listPageIds, type CorpusPage } from '../dev/corpus.js';
 import { authorMatches, dateMatches, titleMatches, titleMatchesWithoutSite } from '../dev/metadata-match.js';
@@ -127,20 +130,37 @@ function main(): void {
       `title, site, section and author parts of the expected title not required (dev/metadata-match.ts): pith ${pct(rd.pithTolerant, rd.n)}` +
         `${withReadability ? `, Readability.js ${pct(rd.readabilityTolerant, rd.n)}` : ''}`,
     );
+    rows.push(
+      `pith's misses (strict) where pith gives the page's h1 and the expected title is not the h1: ${rd.headlineMisses.length} of ` +
+        `${rd.n - rd.pith} (tolerant: ${rd.headlineMissesTolerant.length} of ${rd.n - rd.pithTolerant}, so at most ` +
+        `${pct(rd.n - rd.headlineMissesTolerant.length, rd.n)} tolerant while the visible headline wins): ${rd.headlineMissesTolerant.join(', ')}`,
+    );
   }
   console.log(rows.join('\n'));
   if (misses.length > 0) console.log('\n' + misses.join('\n'));
 }
 
 /** Title accuracy on the Readability.js test pages (null when they are not there). */
-function readabilityPageTitles(withReadability: boolean): { n: number; pith: number; readability: number; pithTolerant: number; readabilityTolerant: number } | null {
+interface ReadabilityTitleTally {
+  n: number;
+  pith: number;
+  readability: number;
+  pithTolerant: number;
+  readabilityTolerant: number;
+  /** Slugs where pith misses (strict) by giving the page's h1, while the expected title is not that h1. */
+  headlineMisses: string[];
+  /** Of those, the ones that the tolerant match misses too. */
+  headlineMissesTolerant: string[];
+}
+
+function readabilityPageTitles(withReadability: boolean): ReadabilityTitleTally | null {
   let slugs: string[];
   try {
     slugs = listReadabilitySlugs();
   } catch {
     return null;
   }
-  const r = { n: 0, pith: 0, readability: 0, pithTolerant: 0, readabilityTolerant: 0 };
+  const r: ReadabilityTitleTally = { n: 0, pith: 0, readability: 0, pithTolerant: 0, readabilityTolerant: 0, headlineMisses: [], headlineMissesTolerant: [] };
   for (const slug of slugs) {
     const f = join(readabilityDir(), slug, 'expected-metadata.json');
     if (!existsSync(f)) continue;
@@ -149,9 +169,17 @@ function readabilityPageTitles(withReadability: boolean): { n: number; pith: num
     if (!expected) continue;
     const { html } = loadReadabilityPage(slug);
     r.n++;
-    const pith = extractMetadata(parseHtmlDocument(html), { url: READABILITY_PAGE_URL }).title;
-    if (titleMatches(pith, expected)) r.pith++;
-    if (titleMatchesWithoutSite(pith, expected, meta.siteName ?? null)) r.pithTolerant++;
+    const document = parseHtmlDocument(html);
+    const pith = extractMetadata(document, { url: READABILITY_PAGE_URL }).title;
+    const strict = titleMatches(pith, expected);
+    const tolerant = titleMatchesWithoutSite(pith, expected, meta.siteName ?? null);
+    if (strict) r.pith++;
+    if (tolerant) r.pithTolerant++;
+    const h1 = collectCandidates(document).h1;
+    if (!strict && h1 !== null && titleMatches(pith, h1) && !titleMatches(expected, h1)) {
+      r.headlineMisses.push(slug);
+      if (!tolerant) r.headlineMissesTolerant.push(slug);
+    }
     if (withReadability) {
       const rd = readabilityExtract(html).title;
       if (titleMatches(rd, expected)) r.readability++;
