@@ -216,6 +216,25 @@ export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly L
 
 const FIGURE_TAG = ANCESTOR_TAGS.indexOf('figure');
 
+/** Characters of dropped text (a credit, a byline, a date) at most between a lead figure and the first kept text. */
+const LEAD_GAP_CHARS = 400;
+
+/**
+ * Whether the figure of blocks [start, end) opens the kept content: no block before it is kept, and the first kept
+ * block after it follows within LEAD_GAP_CHARS characters of dropped text (the article's picture, over its first
+ * paragraph, with a credit and a byline between).
+ */
+function leadsContent(blocks: readonly CdomNode[], labels: Uint8Array, start: number, end: number): boolean {
+  for (let j = 0; j < start; j++) if (labels[j] === 1) return false;
+  let gap = 0;
+  for (let j = end; j < blocks.length; j++) {
+    if (labels[j] === 1) return true;
+    gap += blocks[j].props.nCharacters;
+    if (gap > LEAD_GAP_CHARS) return false;
+  }
+  return false;
+}
+
 /** Characters a figure caption may have for it to be kept with the text around its figure. */
 const CAPTION_MAX_CHARS = 600;
 
@@ -242,8 +261,9 @@ function figureOf(node: DomNode): { figure: DomNode; caption: DomNode | null } |
 
 /**
  * Keeps a figure's caption with the text around the figure: when the text right before a `<figure>` and right after
- * it are kept, its `<figcaption>` is kept too, so that the image and its caption stay together where the article has
- * them. The classifier judges a caption alone ("Photo by …", a credit, a short line) and drops it, and the image
+ * it are kept, or the figure opens the kept content (leadsContent: the article's picture, whose caption the renderer's
+ * lead image then heads), its `<figcaption>` is kept too, so that the image and its caption stay together where the
+ * article has them. The classifier judges a caption alone ("Photo by …", a credit, a short line) and drops it, and the image
  * (kept by the renderer only between kept text) goes with it. Only the figcaption counts (other text in a figure, a
  * credit line, a product card's buttons, is left as judged), and not when most of it is link text (a card's "Quick
  * view" and "Add to Cart" links in its figcaption); hidden text and captions of more than CAPTION_MAX_CHARS
@@ -260,7 +280,8 @@ export function keepFigureCaptions(blocks: readonly CdomNode[], leafInfo: readon
     while (end < blocks.length && figures[end]?.figure === at.figure) end++;
     const start = i;
     i = end - 1;
-    if (start === 0 || end >= blocks.length || labels[start - 1] !== 1 || labels[end] !== 1) continue;
+    const between = start > 0 && labels[start - 1] === 1 && end < blocks.length && labels[end] === 1;
+    if (!between && !leadsContent(blocks, labels, start, end)) continue;
     for (let c = start; c < end; c++) {
       const caption = figures[c]!.caption;
       if (caption === null) continue;

@@ -111,6 +111,23 @@ describe('keepFigureCaptions', () => {
     expect(card.keptTexts()).toEqual([PROSE, AFTER]);
   });
 
+  it('keeps the caption of a lead figure: above the first kept text, a credit and a byline between', () => {
+    const lead = (between: string) =>
+      `<body><header><h1>Storm hits the town</h1><figure><img src="/a.jpg" alt="Roads"><figcaption>Crews at work on Main Street.` +
+      `</figcaption></figure>${between}</header><p>${AFTER}</p><p>${PROSE}</p></body>`;
+    const byline = setup(lead('<p>By Ann Lee</p><time>May 2, 2024</time>'), [AFTER, PROSE]);
+    keepFigureCaptions(byline.page.blocks, byline.page.leafInfo, byline.labels);
+    expect(byline.keptTexts()).toEqual(['Crews at work on Main Street.', AFTER, PROSE]);
+    // more dropped text than a credit and a byline between the figure and the article: not its picture
+    const far = setup(lead(`<p>${'Subscribe to our newsletter for the latest stories. '.repeat(10)}</p>`), [AFTER, PROSE]);
+    keepFigureCaptions(far.page.blocks, far.page.leafInfo, far.labels);
+    expect(far.keptTexts()).toEqual([AFTER, PROSE]);
+    // kept text above the figure: it does not open the content (and the text after it is dropped)
+    const mid = setup(lead('<p>By Ann Lee</p>'), ['Storm hits the town', AFTER, PROSE]);
+    keepFigureCaptions(mid.page.blocks, mid.page.leafInfo, mid.labels);
+    expect(mid.keptTexts()).toEqual(['Storm hits the town', AFTER, PROSE]);
+  });
+
   it('keeps a caption that is the only text of its figure (the block is merged up to the figure)', () => {
     const html = `<body><p>${PROSE}</p><figure><img src="/a.jpg" alt="Plot"><figcaption> Scatter plot </figcaption></figure><p>${AFTER}</p></body>`;
     const { page, labels, keptTexts } = setup(html, [PROSE, AFTER]);
