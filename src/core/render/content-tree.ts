@@ -24,6 +24,7 @@ import {
   isBlockNode,
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
+import { sentencesApart } from './spacing.js';
 import { isHtmlSpace, pickImageSrc, safeUrl } from './url-policy.js';
 import { preformattedLinks, preformattedText } from '../blocks/units.js';
 
@@ -300,12 +301,18 @@ class TreeWalk {
     const isKept =
       this.keptAncestors > 0 || this.kept.has(node) || (this.lastKeptText !== null && this.lastKeptText.nextSibling === node);
     if (isKept) {
+      const before = this.lastKeptText;
       this.lastKeptText = node;
       this.onText(true, node);
       const r = this.region as RegionFrame | null;
       if (r) r.hasKept = true;
       this.sink.content = true;
-      push(this.sink, { kind: 'text', text: this.pre > 0 ? data : collapseSpaces(data) });
+      const text = this.pre > 0 ? data : collapseSpaces(data);
+      // two sentences that only CSS shows apart ("underground.</span><span>Credit"): a space between them
+      if (this.pre === 0 && before !== null && before.nextSibling !== node && sentencesApart(before, (before as DomText).data, node, text)) {
+        pushSpace(this.sink);
+      }
+      push(this.sink, { kind: 'text', text });
     } else if (NON_BLANK.test(data)) {
       this.onText(false, node);
     } else if (this.pre > 0) {

@@ -17,6 +17,7 @@ import { ANCESTOR_TAGS } from '../blocks/context.js';
 import type { TextLayout } from './text.js';
 import { preformattedText } from '../blocks/units.js';
 import { lineBreakJoins } from '../blocks/lines.js';
+import { isRegexSpace } from '../blocks/repeats.js';
 
 const WHITESPACE = /[\s\u00a0]/;
 /** Steps walked at most between two blocks; past it they are taken as separate (a long stretch of dropped markup). */
@@ -179,13 +180,72 @@ function verbatimText(node: DomNode): string {
   return text.replace(CR, '\n');
 }
 
+/** Closing quotes and brackets that may follow a sentence's end: " ' ’ ” ) ]. */
+const CLOSERS: ReadonlySet<number> = new Set([0x22, 0x27, 0x2019, 0x201d, 0x29, 0x5d]);
+const UPPER_START = /^\p{Lu}/u;
+
+/** Whether `s` ends a sentence: `.`, `!`, `?` or `…`, then at most three closing quotes or brackets and any
+ *  whitespace (read from the end). */
+function endsSentence(s: string): boolean {
+  let i = s.length - 1;
+  while (i >= 0 && isRegexSpace(s.charCodeAt(i))) i--;
+  for (let k = 0; i >= 0 && k < 3 && CLOSERS.has(s.charCodeAt(i)); k++) i--;
+  const c = i >= 0 ? s.charCodeAt(i) : 0;
+  return c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026;
+}
+
+/** Whether `s` holds whitespace between two of its characters (more than one word). */
+function severalWords(s: string): boolean {
+  let i = 0;
+  let j = s.length - 1;
+  while (i <= j && isRegexSpace(s.charCodeAt(i))) i++;
+  while (j >= i && isRegexSpace(s.charCodeAt(j))) j--;
+  for (let k = i + 1; k < j; k++) if (isRegexSpace(s.charCodeAt(k))) return true;
+  return false;
+}
+
+/**
+ * Whether text that ends a sentence and text that starts one with a capital letter, with no whitespace between them
+ * in the markup ("underground.</span><span>Credit", a heading styled as a span over its paragraph), are shown apart:
+ * pages lay such runs out as blocks with CSS, which pith does not read. A digit after the full stop stays attached
+ * (a footnote mark: "law.<sup>3</sup>"), and so does text inside one element (only element boundaries come here);
+ * two single words stay attached too (a dotted name cut into spans: "json.</span><span>JSONDecoder").
+ */
+export function sentencesRunOn(before: string, next: string): boolean {
+  return UPPER_START.test(next) && endsSentence(before) && (severalWords(before) || severalWords(next));
+}
+
+/** Inline elements of code, whose pieces are names ("json.</code><code>JSONDecoder"), not sentences. */
+const CODE_TAGS: ReadonlySet<string> = new Set(['code', 'kbd', 'samp', 'tt', 'var']);
+/** Elements climbed at most from a text to find a code element around it. */
+const MAX_CODE_CLIMB = 8;
+
+/** Whether `node` lies in an inline code element (within MAX_CODE_CLIMB ancestors). */
+export function inCode(node: DomNode): boolean {
+  let n = node.parentNode;
+  for (let i = 0; n !== null && i < MAX_CODE_CLIMB; i++, n = n.parentNode) {
+    if (isElement(n) && CODE_TAGS.has((n as DomElement).localName)) return true;
+  }
+  return false;
+}
+
+/** Whether the kept texts `before` and `next` (DOM text nodes, or the blocks' nodes) are sentences that only CSS
+ *  shows apart: sentencesRunOn, and neither is code. */
+export function sentencesApart(before: DomNode, beforeText: string, next: DomNode, nextText: string): boolean {
+  return sentencesRunOn(beforeText, nextText) && !inCode(before) && !inCode(next);
+}
+
 /** How the plain text of `page` is laid out: word boundaries, table rows and cells, `<pre>` text kept as is. */
 export function pageTextLayout(page: Page): TextLayout {
   const inPre = (i: number): boolean => page.leafInfo[i]?.context.tags[PRE] === 1;
   const inTable = (i: number): boolean => page.leafInfo[i]?.context.tags[TABLE] === 1;
   const node = (i: number): DomNode => page.blocks[i].domNode as DomNode;
   return {
-    gap: (a, b) => gapBetween(node(a), node(b), inPre(a) && inPre(b)),
+    gap: (a, b) => {
+      const pre = inPre(a) && inPre(b);
+      const gap = gapBetween(node(a), node(b), pre);
+      return gap === '' && !pre && sentencesApart(node(a), page.blocks[a].text, node(b), page.blocks[b].text) ? ' ' : gap;
+    },
     verbatimGap: (a, b) => (inPre(a) && inPre(b) ? gapBetween(node(a), node(b), true) : null),
     cell: (a, b) => (inTable(a) && inTable(b) ? cellSeparator(node(a), node(b)) : null),
     lineBreak: (a, b) => !inPre(a) && !inPre(b) && lineBreakJoins(page.blocks, a),

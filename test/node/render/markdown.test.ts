@@ -195,6 +195,19 @@ describe('renderMarkdown: constructs', () => {
     );
   });
 
+  it('separates sentences that only CSS shows apart, in markdown and HTML, and leaves names and code attached', () => {
+    const body =
+      '<figure><img src="/a.jpg" width="800"><figcaption><span>Crews worked under the street.</span><span>Credit Ann Lee</span>' +
+      '</figcaption></figure><p><strong>Is it safe?</strong>The studies say it is. See <em>U.S.</em>Army law.<sup>3</sup></p>' +
+      '<p>Use <code><span>json.</span><span>JSONDecoder</span></code> for it.</p>';
+    expect(markdownOf(doc(body))).toBe(
+      '![](https://example.com/a.jpg)\n\nCrews worked under the street. Credit Ann Lee\n\n' +
+        '**Is it safe?** The studies say it is. See *U.S.* Army law.3\n\nUse `json.JSONDecoder` for it.',
+    );
+    expect(htmlOf(doc(body))).toContain('<figcaption>Crews worked under the street. Credit Ann Lee</figcaption>');
+    expect(htmlOf(doc(body))).toContain('<strong>Is it safe?</strong> The studies say it is.');
+  });
+
   it('nothing kept gives an empty string', () => {
     expect(markdownOf(doc('<p>only boilerplate</p>'), /./)).toBe('');
   });

@@ -45,6 +45,21 @@ describe('word boundaries between blocks', () => {
   it('still runs on a word split across a chain with no whitespace', () => {
     expect(textOf('<p>un<em><strong>believ</strong></em>able</p>')).toBe('unbelievable');
   });
+  it('separates two sentences that only CSS shows apart (spans laid out as blocks)', () => {
+    expect(textOf('<p><span>Crews worked under the street.</span><span>Credit Ann Lee</span></p>')).toBe(
+      'Crews worked under the street. Credit Ann Lee',
+    );
+    expect(textOf('<div><span>Is it safe?</span><span>The studies say it is, for most of them.</span></div>')).toBe(
+      'Is it safe? The studies say it is, for most of them.',
+    );
+    expect(textOf('<p><span>“We are done.”</span><span>He left the room.</span></p>')).toBe('“We are done.” He left the room.');
+  });
+  it('leaves a footnote mark, a lower-case run-on, a dotted name and code attached', () => {
+    expect(textOf('<p>It was signed into law.<sup>3</sup> Then more.</p>')).toBe('It was signed into law.3 Then more.');
+    expect(textOf('<p><span>See the site.</span><span>com for more</span></p>')).toBe('See the site.com for more');
+    expect(textOf('<dt><span>json.</span><span>JSONDecoder</span>(<em>hook</em>)</dt>')).toBe('json.JSONDecoder(hook)');
+    expect(textOf('<p><code><span>Done. </span><span>x.</span><span>Value is set</span></code></p>')).toBe('Done. x.Value is set');
+  });
 });
 
 describe('lines of one paragraph (<br>)', () => {
