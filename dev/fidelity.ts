@@ -26,20 +26,29 @@ function isPermalink(el: DomElement): boolean {
   return el.localName === 'a' && (el.getAttribute('href') ?? '').startsWith('#') && PERMALINK_MARK.test(textIn(el));
 }
 
+/** Elements that a reader sees apart from their neighbours: their text is set off by a space (table cells and rows,
+ *  paragraphs, list items, line breaks), as it is on the page, whether or not the markup has whitespace there. */
+const SEPARATED = /^(?:br|td|th|tr|p|div|li|dd|dt|h[1-6]|blockquote|pre|table|caption|figcaption|ul|ol|dl|section)$/;
+
 /** Text of an element's subtree: script and style left out, and the elements `skip` names. */
 function textIn(root: DomNode, skip?: (el: DomElement) => boolean): string {
   let s = '';
-  const todo: DomNode[] = [root];
+  const todo: Array<DomNode | ' '> = [root];
   while (todo.length > 0) {
     const n = todo.pop()!;
-    if (isText(n)) s += n.data;
+    if (n === ' ') s += ' ';
+    else if (isText(n)) s += n.data;
     else if (isElement(n) && (n.localName === 'script' || n.localName === 'style')) continue;
     else if (skip !== undefined && isElement(n) && skip(n)) continue;
     else {
+      const separated = n !== root && isElement(n) && SEPARATED.test(n.localName);
+      if (separated) {
+        s += ' ';
+        todo.push(' ');
+      }
       const kids: DomNode[] = [];
       for (let c = n.firstChild; c !== null; c = c.nextSibling) kids.push(c);
       for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
-      if (isElement(n) && n.localName === 'br') s += ' ';
     }
   }
   return s;

@@ -17,6 +17,18 @@ describe('repeatsParagraph', () => {
   });
 });
 
+describe('elementKeys: text as a reader sees it', () => {
+  it('sets table cells, rows and paragraphs apart whether or not the markup has whitespace between them', () => {
+    const tight = elementKeys('<blockquote><table><tr><th>Release</th><th>Date</th></tr><tr><td>4.2.3</td><td>April 2014</td></tr></table></blockquote>');
+    const loose = elementKeys('<blockquote>\n<table>\n<tr>\n<th>Release</th>\n<th>Date</th>\n</tr>\n<tr><td>4.2.3</td> <td>April 2014</td></tr></table></blockquote>');
+    expect(tight.blockquotes).toEqual(['Release Date 4.2.3 April 2014']);
+    expect(loose.blockquotes).toEqual(tight.blockquotes);
+    expect(elementKeys('<ul><li><p>One</p><p>Two</p></li></ul>')['list items']).toEqual(['One Two']);
+    // inline markup inside a word stays inside it
+    expect(elementKeys('<blockquote><b>W</b>ord and <i>it</i>alic</blockquote>').blockquotes).toEqual(['Word and italic']);
+  });
+});
+
 describe('elementKeys: headings', () => {
   it('leaves a permalink anchor out of the heading text', () => {
     const keys = elementKeys('<h2><a href="#id5">Setting up</a><a href="#setting-up" title="Permalink">¶</a></h2><h3>Usage <a href="#usage">#</a></h3>');
