@@ -163,8 +163,13 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
   }
   flush();
   let dropped = 0;
+  let droppedHere: Uint8Array | null = null; // the blocks this pass dropped
   const drop = (copy: Seen) => {
-    for (const i of copy.blocks) labels[i] = 0;
+    droppedHere ??= new Uint8Array(blocks.length);
+    for (const i of copy.blocks) {
+      labels[i] = 0;
+      droppedHere[i] = 1;
+    }
     dropped++;
   };
   for (const group of groups.values()) {
@@ -187,6 +192,86 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
       const c = visible[k].container;
       if (c !== null && (c === prev.container || (visible.length === 2 && near(prev.container, c)))) prev = visible[k];
       else drop(visible[k]);
+    }
+  }
+  if (droppedHere !== null) dropped += dropOrphanHeadings(blocks, leafInfo, labels, droppedHere);
+  return dropped;
+}
+
+/** The h1-h6 element holding a heading block's node (climbing a few inline levels), or null. */
+function headingElementOf(node: DomNode): DomNode | null {
+  let n: DomNode | null = node;
+  for (let i = 0; n !== null && i < 8; i++, n = n.parentNode) {
+    if (isElement(n) && /^h[1-6]$/.test((n as DomElement).localName)) return n;
+  }
+  return null;
+}
+
+/** Whether `ancestor` holds `node` (within MAX_CLIMB levels). */
+function holds(ancestor: DomNode, node: DomNode): boolean {
+  let n: DomNode | null = node;
+  for (let i = 0; n !== null && i < MAX_CLIMB; i++, n = n.parentNode) if (n === ancestor) return true;
+  return false;
+}
+
+/**
+ * After copies of a text were dropped, their headings stay: short, they are no paragraphs here, and a page that
+ * holds its article twice (a mobile and a desktop copy, the slides of a carousel) would show the second copy's
+ * headings in a row with nothing under them. A kept heading goes when the output has the same heading before it and
+ * its section lost text here and heads nothing now. Its section is what follows it in its parent element up to the
+ * next heading; it lost text when a block of it is in `droppedHere` (the blocks this pass dropped); it heads nothing
+ * when no block of it is kept and the next heading is not a deeper one that heads something (judged from the end, so
+ * that a section heading over emptied subsections goes with them, while a forum post's name over its rank, `h4`
+ * over `h5`, over the post, heads the post). Product cards that repeat a name over another colour lose nothing: no
+ * text of theirs went as a copy. Returns the number of headings dropped.
+ */
+function dropOrphanHeadings(blocks: readonly CdomNode[], leafInfo: readonly LeafInfo[], labels: Uint8Array, droppedHere: Uint8Array): number {
+  const level = (i: number) => leafInfo[i]?.context.heading ?? 0;
+  // kept heading runs [start, end] of one heading element, in page order, with the text that names them
+  const runs: Array<{ start: number; end: number; level: number; key: string; heads: boolean }> = [];
+  for (let i = 0; i < blocks.length; i++) {
+    if (labels[i] !== 1 || level(i) === 0) continue;
+    const heading = headingElementOf(blocks[i].domNode as DomNode);
+    let end = i;
+    let key = blocks[i].text;
+    while (end + 1 < blocks.length && labels[end + 1] === 1 && level(end + 1) > 0 && headingElementOf(blocks[end + 1].domNode as DomNode) === heading) {
+      end++;
+      key += blocks[end].text;
+    }
+    runs.push({ start: i, end, level: level(i), key: key.replace(SPACES, '').toLowerCase(), heads: true });
+    i = end;
+  }
+  const first = new Map<string, number>();
+  for (const r of runs) if (r.key !== '' && !first.has(r.key)) first.set(r.key, r.start);
+  let dropped = 0;
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const r = runs[k];
+    const parent = headingElementOf(blocks[r.start].domNode as DomNode)?.parentNode ?? null;
+    let emptied = false;
+    let heads = false;
+    let j = r.end + 1;
+    for (; j < blocks.length; j++) {
+      if (parent === null || !holds(parent, blocks[j].domNode as DomNode) || level(j) > 0) break;
+      if (labels[j] === 1) {
+        heads = true;
+        break;
+      }
+      if (droppedHere[j] === 1) emptied = true;
+    }
+    // the next heading in the section's place: a deeper one that heads something heads this one's text, and one
+    // dropped here as emptied empties this one
+    if (!heads && j < blocks.length && level(j) > r.level) {
+      const next = runs[k + 1];
+      heads = next !== undefined && next.start === j && next.heads;
+      if (droppedHere[j] === 1) emptied = true;
+    }
+    r.heads = heads;
+    if (!heads && emptied && r.key !== '' && first.get(r.key) !== r.start) {
+      for (let i = r.start; i <= r.end; i++) {
+        labels[i] = 0;
+        droppedHere[i] = 1;
+      }
+      dropped++;
     }
   }
   return dropped;

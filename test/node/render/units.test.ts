@@ -157,6 +157,31 @@ describe('never repeat', () => {
     expect(kept(`<body><div class="swiper-wrapper">${slide}${slide}${slide}${slide}</div></body>`).filter((t) => t === PROSE)).toHaveLength(1);
   });
 
+  it('drops the headings whose text went as a copy: the carousel heading, a mobile copy of an article', () => {
+    const slide = `<div class="swiper-slide"><h2>Colorful design</h2><p>${PROSE}</p></div>`;
+    expect(kept(`<body><div class="swiper-wrapper">${slide}${slide}${slide}</div></body>`)).toEqual(['Colorful design', PROSE]);
+    const copy = `<h2>Costs</h2><h3>Labor</h3><p>${PROSE}</p><h3>Materials</h3><p>${PROSE.toUpperCase()}</p>`;
+    expect(kept(`<body><div class="desktop">${copy}</div><div class="mobile">${copy}</div><p>The end.</p></body>`)).toEqual([
+      'Costs', 'Labor', PROSE, 'Materials', PROSE.toUpperCase(), 'The end.',
+    ]);
+  });
+
+  it('keeps a repeated heading over kept text, a post name over its rank, and cards that repeat a name', () => {
+    const post = (text: string) => `<article><h4>Aarknoid</h4><h5>Super User</h5><p>${text}</p></article>`;
+    const copies = `<p>${PROSE}</p><div class="mobile"><p>${PROSE}</p></div>`;
+    expect(kept(`<body>${copies}${post('First post.')}${post('Second post.')}</body>`)).toEqual([
+      PROSE, 'Aarknoid', 'Super User', 'First post.', 'Aarknoid', 'Super User', 'Second post.',
+    ]);
+    // a post whose text went as a copy goes whole, name and rank with it
+    expect(kept(`<body><div class="mobile"><p>${PROSE}</p></div>${post('First post.')}${post(PROSE)}</body>`)).toEqual([
+      PROSE, 'Aarknoid', 'Super User', 'First post.',
+    ]);
+    const card = (colour: string) => `<div class="card"><h3>Passport Wallet</h3><h3>${colour}</h3></div>`;
+    expect(kept(`<body>${copies}${card('Black')}${card('Brown')}</body>`)).toEqual([
+      PROSE, 'Passport Wallet', 'Black', 'Passport Wallet', 'Brown',
+    ]);
+  });
+
   it('keeps a paragraph the page shows twice side by side or in two sections, one under each card of a listing', () => {
     expect(kept(`<body><div><p>${PROSE}</p><p>${PROSE}</p></div></body>`)).toEqual([PROSE, PROSE]);
     expect(kept(`<body><article><div><p>${PROSE}</p></div><div><p>${PROSE}</p></div></article></body>`)).toEqual([PROSE, PROSE]);
