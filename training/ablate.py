@@ -47,6 +47,13 @@ GROUPS = {
                   "page_article_link_word_share"],
         "anchor": ["anchor_found", "anchor_offset", "log(anchor_distance)", "after_anchor", "anchor_to_region_end",
                    "past_region_end", "anchor_in_region"],
+        # schema page-5 (issue 34): topical coherence
+        "topic": ["topic_block_sim", "topic_parent_sim", "topic_gp_sim", "topic_ggp_sim", "topic_parent_mean",
+                  "topic_ggp_mean", "title_parent_sim", "title_gp_sim", "title_ggp_sim", "page_topic_spread",
+                  "page_content_topic_sim", "page_content_title_sim"],
+        "topic_loo": ["topic_parent_sim", "topic_gp_sim", "topic_ggp_sim"],
+        "topic_title": ["title_parent_sim", "title_gp_sim", "title_ggp_sim", "page_content_title_sim"],
+        "topic_page": ["page_topic_spread", "page_content_topic_sim", "page_content_title_sim"],
     },
 }
 

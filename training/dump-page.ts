@@ -2,7 +2,7 @@
 // pass run by a net that never saw it, and its page features (src/core/features/page-context.ts, the code inference runs)
 // written beside the first-stage arrays.
 //
-//   npm run dump:page -- [--set pith] [--data DIR] [--run DIR] [--models DIR] [--schema page-3|page-4]
+//   npm run dump:page -- [--set pith] [--data DIR] [--run DIR] [--models DIR] [--schema page-3|page-4|page-5]
 //
 // First pass: a training page gets the unary probabilities of the fold net trained without its site
 // (<run>/folds/<k>/, from `training/page.py folds`); validation and excluded pages get those of the shipped first

@@ -103,7 +103,7 @@ def cmd_folds(args):
 
 # Each page feature schema's names are a prefix of the next one's (src/core/features/page-context.ts): a schema is
 # the dump's names up to the first name it lacks (None: all of them, the newest schema).
-SCHEMA_END = {"page-3": "link_internal", "page-4": None}
+SCHEMA_END = {"page-3": "link_internal", "page-4": "topic_block_sim", "page-5": None}
 
 
 class PageData:

@@ -23,19 +23,26 @@
 //   such links, how many the great-grandparent holds, and the page's share: teaser lists are links to other articles;
 // - the article's anchor: the block of the headline the metadata names (PageFacts.title), the block's offset from it,
 //   and whether it lies between it and the end of the dominant region or past that end.
+// - topical coherence (page-5, issue 34): the page's expected-content term vector (lower-cased words of 3+ characters
+//   that are not stop words, each block's counts weighted by its first-pass p); per block, the cosine between the
+//   block's own terms and its parent's, grandparent's and great-grandparent's terms and that vector with their own
+//   contribution removed (leave-one-out), the sections' cosine with the metadata title's terms, and page-level
+//   figures (the spread of the blocks' similarity, the expected content's coherence and its similarity to the title):
+//   a teaser list or a gallery of other stories is about other things than the article.
 import { PAGE_KINDS, type CdomNode, type PageKind } from '../../types.js';
 import { PithError } from '../../errors.js';
 import type { Features } from './features.js';
 import { featureNames } from './features.js';
 import type { Page } from '../blocks/page.js';
 import { type DomNode, isElement } from '../parse/dom.js';
+import { PITH_STOPWORDS, lowerWords } from '../parse/text-stats.js';
 
 /**
- * Page feature schemas the code computes, each one's names a prefix of the next one's: page-3, and page-4 that adds
- * where links point and the article's anchor (issue 34). A model's page section names its schema's features; the
+ * Page feature schemas the code computes, each one's names a prefix of the next one's: page-3, page-4 that adds
+ * where links point and the article's anchor (issue 34), and page-5 that adds topical coherence (issue 34). A model's page section names its schema's features; the
  * code computes the schema whose names they are (pageSchemaOf). Bump (add one) when any page feature changes.
  */
-export const PAGE_FEATURE_SCHEMAS = ['page-3', 'page-4'] as const;
+export const PAGE_FEATURE_SCHEMAS = ['page-3', 'page-4', 'page-5'] as const;
 export type PageFeatureSchema = (typeof PAGE_FEATURE_SCHEMAS)[number];
 /** The schema `npm run dump:page` writes unless told another: that of the shipped page net. */
 export const PAGE_FEATURE_SCHEMA: PageFeatureSchema = 'page-3';
@@ -68,10 +75,18 @@ const PAGE_NAMES: readonly string[] = [
   // the metadata's headline (articleAnchor)
   'anchor_found', 'anchor_offset', 'log(anchor_distance)', 'after_anchor', 'anchor_to_region_end', 'past_region_end',
   'anchor_in_region',
+  // page-5: topical coherence (topicVectors, sectionTopic)
+  'topic_block_sim', 'topic_parent_sim', 'topic_gp_sim', 'topic_ggp_sim', 'topic_parent_mean', 'topic_ggp_mean',
+  'title_parent_sim', 'title_gp_sim', 'title_ggp_sim',
+  'page_topic_spread', 'page_content_topic_sim', 'page_content_title_sim',
 ];
 
-/** Features of each schema: page-3 is the first 56. */
-const SCHEMA_WIDTH: Readonly<Record<PageFeatureSchema, number>> = { 'page-3': PAGE_NAMES.indexOf('link_internal'), 'page-4': PAGE_NAMES.length };
+/** Features of each schema: page-3 is the first 56, page-4 the first 71. */
+const SCHEMA_WIDTH: Readonly<Record<PageFeatureSchema, number>> = {
+  'page-3': PAGE_NAMES.indexOf('link_internal'),
+  'page-4': PAGE_NAMES.indexOf('topic_block_sim'),
+  'page-5': PAGE_NAMES.length,
+};
 
 /** Ordered names of the page features of a schema (a fresh copy). */
 export function pageFeatureNames(schema: PageFeatureSchema = PAGE_FEATURE_SCHEMA): string[] {
@@ -542,6 +557,205 @@ function articleAnchor(page: Page, first: Features, title: string | null): numbe
   return any;
 }
 
+/** Terms of a text for topical coherence: lower-cased Unicode words of 3+ characters (at most 40), not stop words. */
+function topicTerms(text: string, vocab: Map<string, number>, out: number[], add: boolean): void {
+  const words = lowerWords(text);
+  for (let j = 0; j < words.length; j++) {
+    const word = words[j];
+    if (word.length < 3 || word.length > 40 || PITH_STOPWORDS.has(word)) continue;
+    let id = vocab.get(word);
+    if (id === undefined) {
+      if (!add) {
+        out.push(-1); // a title term the page never uses: counts in the title's norm only
+        continue;
+      }
+      id = vocab.size;
+      vocab.set(word, id);
+    }
+    out.push(id);
+  }
+}
+
+/**
+ * The page's terms: per block its term ids (CSR: `termStart`, `terms`), the expected-content vector (each block's
+ * term counts weighted by its p), the title's term counts, and scratch vectors for a section's terms.
+ */
+interface TopicVectors {
+  readonly termStart: Int32Array;
+  readonly terms: Int32Array;
+  /** expected content: sum over blocks of p × the block's term counts */
+  readonly expected: Float64Array;
+  readonly expectedNorm2: number;
+  /** the title's term counts over the page's vocabulary, and its squared norm (terms off the page included) */
+  readonly title: Float64Array;
+  readonly titleNorm2: number;
+  /** scratch: a section's term counts, its p-weighted counts, the terms touched */
+  readonly sec: Float64Array;
+  readonly secP: Float64Array;
+  readonly touched: Int32Array;
+}
+
+function topicVectors(page: Page, s: BlockStats, title: string | null): TopicVectors {
+  const n = page.blocks.length;
+  const vocab = new Map<string, number>();
+  const termList: number[] = [];
+  const termStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    topicTerms(page.blocks[i].text, vocab, termList, true);
+    termStart[i + 1] = termList.length;
+  }
+  const terms = Int32Array.from(termList);
+  const v = vocab.size;
+  const expected = new Float64Array(v);
+  for (let i = 0; i < n; i++) for (let j = termStart[i]; j < termStart[i + 1]; j++) expected[terms[j]] += s.p[i];
+  let expectedNorm2 = 0;
+  for (let t = 0; t < v; t++) expectedNorm2 += expected[t] * expected[t];
+  const titleVec = new Float64Array(v);
+  let titleNorm2 = 0;
+  if (title !== null) {
+    const ids: number[] = [];
+    topicTerms(title, vocab, ids, false);
+    let offPage = 0;
+    for (const id of ids) {
+      if (id < 0) offPage++;
+      else titleVec[id]++;
+    }
+    titleNorm2 = offPage; // each off-page term counted once: the title rarely repeats a word
+    for (let t = 0; t < v; t++) titleNorm2 += titleVec[t] * titleVec[t];
+  }
+  return {
+    termStart, terms, expected, expectedNorm2, title: titleVec, titleNorm2,
+    sec: new Float64Array(v), secP: new Float64Array(v), touched: new Int32Array(v),
+  };
+}
+
+/**
+ * Topical coherence of the blocks lo..hi (a block or a section): the cosine of their term counts with the expected
+ * content without their own p-weighted counts (leave-one-out), written to out[0], and with the title's terms, to
+ * out[1]; 0 where either side has no terms.
+ */
+function sectionTopic(tv: TopicVectors, s: BlockStats, lo: number, hi: number, out: Float64Array): void {
+  const { termStart, terms, expected, title, sec, secP, touched } = tv;
+  let nTouched = 0;
+  for (let i = lo; i <= hi; i++) {
+    const pi = s.p[i];
+    for (let j = termStart[i]; j < termStart[i + 1]; j++) {
+      const t = terms[j];
+      if (sec[t] === 0) touched[nTouched++] = t;
+      sec[t] += 1;
+      secP[t] += pi;
+    }
+  }
+  let ss = 0;
+  let se = 0;
+  let sp = 0;
+  let ep = 0;
+  let pp = 0;
+  let st = 0;
+  for (let k = 0; k < nTouched; k++) {
+    const t = touched[k];
+    const a = sec[t];
+    const b = secP[t];
+    const e = expected[t];
+    ss += a * a;
+    se += a * e;
+    sp += a * b;
+    ep += e * b;
+    pp += b * b;
+    st += a * title[t];
+    sec[t] = 0;
+    secP[t] = 0;
+  }
+  const rest2 = tv.expectedNorm2 - 2 * ep + pp; // |expected - section's own|²
+  const loo = ss > 0 && rest2 > 1e-9 ? (se - sp) / Math.sqrt(ss * rest2) : 0;
+  out[0] = clamp(loo, 0, 1);
+  out[1] = ss > 0 && tv.titleNorm2 > 0 ? clamp(st / Math.sqrt(ss * tv.titleNorm2), 0, 1) : 0;
+}
+
+/** Per block: the block's, its parent's, grandparent's and great-grandparent's topic sims (sectionTopic) and the page's. */
+interface Topic {
+  /**
+   * [nBlocks, 9]: block, parent, gp, ggp leave-one-out sims; the word-weighted mean of the blocks' own sims in the
+   * parent and in the great-grandparent; parent, gp, ggp title sims
+   */
+  readonly rows: Float64Array;
+  readonly spread: number;
+  readonly contentSim: number;
+  readonly contentTitle: number;
+}
+
+const TOPIC_COLUMNS = 9;
+
+function topicFeatures(page: Page, t: Tree, s: BlockStats, title: string | null): Topic {
+  const n = s.p.length;
+  const m = t.nodes.length;
+  const tv = topicVectors(page, s, title);
+  const rows = new Float64Array(n * TOPIC_COLUMNS);
+  const nodeLoo = new Float64Array(m).fill(NaN);
+  const nodeTitle = new Float64Array(m);
+  const pair = new Float64Array(2);
+  // the blocks' own sims, and their word-weighted sums over every node (a section's coherence with the rest: a
+  // section's leave-one-out sim is low when it holds most of the content, the mean of its blocks' is not)
+  const blockSim = new Float64Array(n);
+  const nodeSimWords = new Float64Array(m);
+  for (let i = 0; i < n; i++) {
+    sectionTopic(tv, s, i, i, pair);
+    blockSim[i] = pair[0];
+    const k = t.leafNode[i];
+    if (k >= 0) nodeSimWords[k] = pair[0] * s.w[i];
+  }
+  for (let k = m - 1; k > 0; k--) nodeSimWords[t.parentOf[k]] += nodeSimWords[k];
+  const sectionMean = (a: number, i: number): number => (a >= 0 && t.nodeWords[a] > 0 ? nodeSimWords[a] / t.nodeWords[a] : blockSim[i]);
+  for (let i = 0; i < n; i++) {
+    const o = i * TOPIC_COLUMNS;
+    rows[o] = blockSim[i];
+    const k = t.leafNode[i];
+    const parent = k >= 0 ? t.parentOf[k] : -1;
+    let ggp = parent;
+    for (let level = 0; level < 2 && ggp >= 0 && t.parentOf[ggp] >= 0; level++) ggp = t.parentOf[ggp];
+    rows[o + 4] = sectionMean(parent, i);
+    rows[o + 5] = sectionMean(ggp, i);
+    let a = k >= 0 ? t.parentOf[k] : -1;
+    for (let level = 0; level < 3; level++) {
+      if (a >= 0) {
+        if (Number.isNaN(nodeLoo[a])) {
+          sectionTopic(tv, s, t.firstLeaf[a], t.lastLeaf[a], pair);
+          nodeLoo[a] = pair[0];
+          nodeTitle[a] = pair[1];
+        }
+        rows[o + 1 + level] = nodeLoo[a];
+        rows[o + 6 + level] = nodeTitle[a];
+        a = t.parentOf[a];
+      } else {
+        // no such section: the level below's figures (the block's own for the parent)
+        rows[o + 1 + level] = rows[o + level];
+        rows[o + 6 + level] = level > 0 ? rows[o + 5 + level] : 0;
+      }
+    }
+  }
+  // the page: the word-weighted spread of the blocks' sims, the expected content's mean sim, its sim to the title
+  let w = 0;
+  let m1 = 0;
+  let m2 = 0;
+  let pwSum = 0;
+  let pSim = 0;
+  for (let i = 0; i < n; i++) {
+    const x = blockSim[i];
+    const wi = s.w[i];
+    w += wi;
+    m1 += wi * x;
+    m2 += wi * x * x;
+    pwSum += s.p[i] * wi;
+    pSim += s.p[i] * wi * x;
+  }
+  const mean = w > 0 ? m1 / w : 0;
+  const spread = w > 0 ? Math.sqrt(Math.max(m2 / w - mean * mean, 0)) : 0;
+  let et = 0;
+  for (let x = 0; x < tv.expected.length; x++) et += tv.expected[x] * tv.title[x];
+  const contentTitle = tv.expectedNorm2 > 0 && tv.titleNorm2 > 0 ? et / Math.sqrt(tv.expectedNorm2 * tv.titleNorm2) : 0;
+  return { rows, spread, contentSim: pwSum > 0 ? pSim / pwSum : 0, contentTitle: clamp(contentTitle, 0, 1) };
+}
+
 /**
  * Page features of every block. `first`: the first pass's features of the page (set `pith`); `probs`: the first
  * pass's unary probabilities [nBlocks, 2] row-major; `facts`: what the page declares itself to be, its headline
@@ -558,6 +772,7 @@ export function computePageFeatures(
   const n = page.blocks.length;
   const nP = SCHEMA_WIDTH[schema];
   const wide = schema !== 'page-3'; // links and the anchor
+  const topical = schema === 'page-5'; // topical coherence
   const out = new Float32Array(n * nP); // [nBlocks, nP] row-major
   if (n === 0) return out;
   if (first.unary.length !== n * N_FIRST || probs.length !== n * 2) {
@@ -585,6 +800,7 @@ export function computePageFeatures(
   const links = wide ? linkTargets(page, facts) : null;
   const sums = links !== null ? linkSums(t, s, links) : null;
   const anchor = wide ? articleAnchor(page, first, facts.title) : -1;
+  const topic = topical ? topicFeatures(page, t, s, facts.title) : null;
   let articleLinkWords = 0;
   if (links !== null) for (let i = 0; i < n; i++) if (links.target[i] === 2) articleLinkWords += s.w[i];
 
@@ -691,6 +907,13 @@ export function computePageFeatures(
       out[o++] = b2d(anchor >= 0 && i >= anchor && i <= rHi);
       out[o++] = b2d(i > rHi);
       out[o++] = b2d(anchor >= rLo && anchor <= rHi);
+    }
+    if (topic !== null) {
+      const r = i * TOPIC_COLUMNS;
+      for (let j = 0; j < TOPIC_COLUMNS; j++) out[o++] = topic.rows[r + j];
+      out[o++] = topic.spread;
+      out[o++] = topic.contentSim;
+      out[o++] = topic.contentTitle;
     }
     if (o !== (i + 1) * nP) throw new PithError('internal', `page features: wrote ${o - i * nP} values, names list ${nP}`);
   }

@@ -204,3 +204,56 @@ describe('page features of a news page', () => {
     expect(missing.col('after_anchor')[missing.at('Paragraph 1')]).toBe(-1);
   });
 });
+
+// A hotel story beside a gallery of other stories (Readability.js page bug-1255978's shape): topical coherence.
+const HOTEL = [
+  'The hotel opened its doors to guests this spring after a long renovation of every room.',
+  'Guests of the hotel now find larger rooms, a rooftop pool and a restaurant run by a local chef.',
+  'The renovation cost the hotel owners more than they planned, but bookings of rooms are strong.',
+  'Hotel managers expect guests from abroad to fill the rooms through the summer season.',
+].map((t) => `<p>${t}</p>`).join('');
+const GALLERY = [
+  'Stock markets fell sharply as investors worried about interest rates',
+  'Oil prices climbed after producers agreed to cut output again',
+  'Shares of carmakers slumped on weak demand in export markets',
+].map((t, i) => `<li class="slide"><figure><figcaption>${t}</figcaption></figure><span>Slide ${i + 1}</span></li>`).join('');
+const HOTEL_PAGE = `<body><main><article><h1>The renovated hotel welcomes guests</h1>${HOTEL}</article>` +
+  `<section class="gallery"><h2>Business news in pictures</h2><ul>${GALLERY}</ul></section></main></body>`;
+
+describe('page features: topical coherence (page-5)', () => {
+  const page = parsePage(HOTEL_PAGE, { url: 'https://example.com/travel/2024/05/renovated-hotel' });
+  const first = computeFeatures(page, 'pith');
+  const probs = new Float32Array(page.blocks.length * 2);
+  page.blocks.forEach((_, i) => {
+    probs[i * 2] = 0.4;
+    probs[i * 2 + 1] = 0.6;
+  });
+  const facts = { kinds: ['article'] as const, title: 'The renovated hotel welcomes guests', url: 'https://example.com/travel/2024/05/renovated-hotel' };
+  const out = computePageFeatures(page, first, probs, facts, 'page-5');
+  const names = pageFeatureNames('page-5');
+  const texts = page.blocks.map((b) => b.text.trim());
+  const col = (name: string): number[] => page.blocks.map((_, i) => out[i * names.length + names.indexOf(name)]);
+  const at = (prefix: string): number => texts.findIndex((t) => t.startsWith(prefix));
+
+  it('is page-4 and more, page-4 unchanged', () => {
+    const n4 = pageFeatureNames('page-4');
+    expect(names.slice(0, n4.length)).toEqual(n4);
+    expect(pageSchemaOf(names)).toBe('page-5');
+    const narrow = computePageFeatures(page, first, probs, facts, 'page-4');
+    for (let i = 0; i < page.blocks.length; i++) {
+      for (let j = 0; j < n4.length; j++) expect(narrow[i * n4.length + j]).toBe(out[i * names.length + j]);
+    }
+    expect(out.every((v) => Number.isFinite(v))).toBe(true);
+  });
+
+  it('tells the story from a gallery of other subjects', () => {
+    const story = at('Guests of the hotel');
+    const slide = at('Oil prices');
+    expect(story).toBeGreaterThanOrEqual(0);
+    expect(slide).toBeGreaterThanOrEqual(0);
+    for (const name of ['topic_block_sim', 'topic_parent_mean', 'topic_ggp_mean']) expect(col(name)[story], name).toBeGreaterThan(col(name)[slide] + 0.1);
+    expect(col('title_parent_sim')[story]).toBeGreaterThan(col('title_parent_sim')[slide]);
+    expect(col('page_content_title_sim')[0]).toBeGreaterThan(0);
+    expect(col('page_topic_spread')[0]).toBe(col('page_topic_spread')[story]);
+  });
+});
