@@ -7,6 +7,7 @@
 // MIN_CHARS characters count, so short lines that pages repeat on purpose ("Reply", "Read more", prices) stay.
 import type { CdomNode } from '../../types.js';
 import { BLOCK_TAGS, type LeafInfo } from './cdom.js';
+import { headingOf } from './whole.js';
 import { type DomElement, type DomNode, type DomText, isElement } from '../parse/dom.js';
 
 /** Shortest paragraph (characters of its block texts, spaces included) that is dropped when it repeats. */
@@ -198,15 +199,6 @@ export function dropRepeats(blocks: readonly CdomNode[], leafInfo: readonly Leaf
   return dropped;
 }
 
-/** The h1-h6 element holding a heading block's node (climbing a few inline levels), or null. */
-function headingElementOf(node: DomNode): DomNode | null {
-  let n: DomNode | null = node;
-  for (let i = 0; n !== null && i < 8; i++, n = n.parentNode) {
-    if (isElement(n) && /^h[1-6]$/.test((n as DomElement).localName)) return n;
-  }
-  return null;
-}
-
 /** Whether `ancestor` holds `node` (within MAX_CLIMB levels). */
 function holds(ancestor: DomNode, node: DomNode): boolean {
   let n: DomNode | null = node;
@@ -231,10 +223,10 @@ function dropOrphanHeadings(blocks: readonly CdomNode[], leafInfo: readonly Leaf
   const runs: Array<{ start: number; end: number; level: number; key: string; heads: boolean }> = [];
   for (let i = 0; i < blocks.length; i++) {
     if (labels[i] !== 1 || level(i) === 0) continue;
-    const heading = headingElementOf(blocks[i].domNode as DomNode);
+    const heading = headingOf(blocks[i].domNode as DomNode);
     let end = i;
     let key = blocks[i].text;
-    while (end + 1 < blocks.length && labels[end + 1] === 1 && level(end + 1) > 0 && headingElementOf(blocks[end + 1].domNode as DomNode) === heading) {
+    while (end + 1 < blocks.length && labels[end + 1] === 1 && level(end + 1) > 0 && headingOf(blocks[end + 1].domNode as DomNode) === heading) {
       end++;
       key += blocks[end].text;
     }
@@ -246,7 +238,7 @@ function dropOrphanHeadings(blocks: readonly CdomNode[], leafInfo: readonly Leaf
   let dropped = 0;
   for (let k = runs.length - 1; k >= 0; k--) {
     const r = runs[k];
-    const parent = headingElementOf(blocks[r.start].domNode as DomNode)?.parentNode ?? null;
+    const parent = headingOf(blocks[r.start].domNode as DomNode)?.parentNode ?? null;
     let emptied = false;
     let heads = false;
     let j = r.end + 1;

@@ -111,9 +111,9 @@ export const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗)\s*$/u;
 const BACKLINK_MARK = /^\s*[\^↑↩]\s*$/u;
 
 /** The h1-h6 element holding `node`, climbing at most a few inline levels, or null. */
-function headingOf(node: DomNode): DomNode | null {
+export function headingOf(node: DomNode): DomNode | null {
   let n: DomNode | null = node;
-  for (let i = 0; n !== null && i < 6; i++, n = n.parentNode) {
+  for (let i = 0; n !== null && i < 8; i++, n = n.parentNode) {
     if (isElement(n) && /^h[1-6]$/.test((n as DomElement).localName)) return n;
   }
   return null;
@@ -216,8 +216,9 @@ export function keepLinesWhole(blocks: readonly CdomNode[], leafInfo: readonly L
 
 const FIGURE_TAG = ANCESTOR_TAGS.indexOf('figure');
 
-/** Characters of dropped text (a credit, a byline, a date) at most between a lead figure and the first kept text. */
-const LEAD_GAP_CHARS = 400;
+/** Characters of dropped text (a caption, a credit, a byline) at most between a lead figure and the first kept text;
+ *  the renderer's lead image (render/content-tree.ts) takes the same. */
+export const LEAD_GAP_CHARS = 400;
 
 /**
  * Whether the figure of blocks [start, end) opens the kept content: no block before it is kept, and the first kept

@@ -27,6 +27,7 @@ import { finalizeBlocks } from './finish-tree.js';
 import { sentencesApart } from './spacing.js';
 import { isHtmlSpace, pickImageSrc, safeUrl } from './url-policy.js';
 import { preformattedLinks, preformattedText } from '../blocks/units.js';
+import { LEAD_GAP_CHARS } from '../blocks/whole.js';
 
 export interface ContentTreeOptions {
   /** Absolute base URL for links and images (see resolveBaseUrl); null leaves relative URLs relative. */
@@ -675,7 +676,6 @@ interface LeadImage {
   gap: number;
 }
 
-const LEAD_GAP_CHARS = 400;
 const LEAD_MIN_WIDTH = 300;
 const LEAD_MIN_HEIGHT = 150;
 

@@ -211,7 +211,7 @@ function severalWords(s: string): boolean {
  * (a footnote mark: "law.<sup>3</sup>"), and so does text inside one element (only element boundaries come here);
  * two single words stay attached too (a dotted name cut into spans: "json.</span><span>JSONDecoder").
  */
-export function sentencesRunOn(before: string, next: string): boolean {
+function sentencesRunOn(before: string, next: string): boolean {
   return UPPER_START.test(next) && endsSentence(before) && (severalWords(before) || severalWords(next));
 }
 
@@ -221,7 +221,7 @@ const CODE_TAGS: ReadonlySet<string> = new Set(['code', 'kbd', 'samp', 'tt', 'va
 const MAX_CODE_CLIMB = 8;
 
 /** Whether `node` lies in an inline code element (within MAX_CODE_CLIMB ancestors). */
-export function inCode(node: DomNode): boolean {
+function inCode(node: DomNode): boolean {
   let n = node.parentNode;
   for (let i = 0; n !== null && i < MAX_CODE_CLIMB; i++, n = n.parentNode) {
     if (isElement(n) && CODE_TAGS.has((n as DomElement).localName)) return true;
