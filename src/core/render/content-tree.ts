@@ -24,7 +24,7 @@ import {
   isBlockNode,
 } from './content-node.js';
 import { finalizeBlocks } from './finish-tree.js';
-import { sentencesApart } from './spacing.js';
+import { textsApart } from './spacing.js';
 import { isHtmlSpace, pickImageSrc, safeUrl } from './url-policy.js';
 import { preformattedLinks, preformattedText } from '../blocks/units.js';
 import { LEAD_GAP_CHARS } from '../blocks/whole.js';
@@ -309,8 +309,8 @@ class TreeWalk {
       if (r) r.hasKept = true;
       this.sink.content = true;
       const text = this.pre > 0 ? data : collapseSpaces(data);
-      // two sentences that only CSS shows apart ("underground.</span><span>Credit"): a space between them
-      if (this.pre === 0 && before !== null && before.nextSibling !== node && sentencesApart(before, (before as DomText).data, node, text)) {
+      // texts that only CSS shows apart ("underground.</span><span>Credit"): a space between them
+      if (this.pre === 0 && before !== null && before.nextSibling !== node && textsApart(before, (before as DomText).data, node, text)) {
         pushSpace(this.sink);
       }
       push(this.sink, { kind: 'text', text });

@@ -54,11 +54,20 @@ describe('word boundaries between blocks', () => {
     );
     expect(textOf('<p><span>“We are done.”</span><span>He left the room.</span></p>')).toBe('“We are done.” He left the room.');
   });
-  it('leaves a footnote mark, a lower-case run-on, a dotted name and code attached', () => {
+  it('separates a label from the capitalised words after it (a name over its role, a card title over its text)', () => {
+    expect(textOf('<div><span>Tony Barbone</span><span>Chief Revenue Officer</span></div>')).toBe('Tony Barbone Chief Revenue Officer');
+    expect(textOf('<a href="/x"><h3>AI agents</h3><span>Automate most of the work.</span></a>')).toMatch(/^AI agents\s+Automate most/);
+    expect(textOf('<p>said MIT Sloan professor<a href="/m">Thomas W. Malone</a>, the founder</p>')).toBe(
+      'said MIT Sloan professor Thomas W. Malone, the founder',
+    );
+  });
+  it('leaves a footnote mark, a lower-case run-on, a word split by markup, a dotted name and code attached', () => {
     expect(textOf('<p>It was signed into law.<sup>3</sup> Then more.</p>')).toBe('It was signed into law.3 Then more.');
     expect(textOf('<p><span>See the site.</span><span>com for more</span></p>')).toBe('See the site.com for more');
+    expect(textOf('<p>Watch it on You<span>Tube</span> or Mac<b>Book</b>s.</p>')).toBe('Watch it on YouTube or MacBooks.');
     expect(textOf('<dt><span>json.</span><span>JSONDecoder</span>(<em>hook</em>)</dt>')).toBe('json.JSONDecoder(hook)');
     expect(textOf('<p><code><span>Done. </span><span>x.</span><span>Value is set</span></code></p>')).toBe('Done. x.Value is set');
+    expect(textOf('<p><code><span>the value</span><span>Map of pairs</span></code></p>')).toBe('the valueMap of pairs');
   });
 });
 
